@@ -153,7 +153,7 @@ class Move(NamedTuple):
         return f"{square_name(self.source)}-{square_name(self.to)}"
 
     def student(self) -> list[tuple[int, int]]:
-        """The move in the course's format: ``[(row, col)]`` or ``[(row, col), (src_row, src_col)]``."""
+        """The move in the course's format: ``[(row, col)]`` or ``[(row, col), (source)]``."""
         squares = [self.to] if self.source is None else [self.to, self.source]
         return [(square_row(sq), square_col(sq)) for sq in squares]
 

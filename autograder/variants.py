@@ -28,7 +28,7 @@ _DIAMOND: Shape = (((0, 1), (1, 0), (1, 2), (2, 1)), (1, 1))
 
 @dataclass(frozen=True, slots=True)
 class Goal:
-    """Four squares (a 25-bit mask) that win for a side holding them all while ``empty`` is empty."""
+    """Four squares (a 25-bit mask) that win for the side holding all of them if ``empty`` is."""
 
     squares: int
     empty: int = 0  # mask of the square that must be empty; 0 when there is none
