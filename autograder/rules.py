@@ -325,6 +325,10 @@ def _describe(value: Any) -> str:
     return f"{text} (a {name})"
 
 
+def _items(size: int) -> str:
+    return f"a list of {size} item" + ("" if size == 1 else "s")
+
+
 def _as_index(value: Any, what: str) -> int:
     if isinstance(value, bool):
         raise MalformedMoveError(f"{what} is {value!r}, a bool: booleans are not integers")
@@ -352,9 +356,7 @@ def read_student_move(raw: Any, pos: Position) -> Move:
     if not 1 <= len(raw) <= 2:
         phase = "drop" if is_drop_phase(pos) else "move"
         expected = "[(row, col)]" if phase == "drop" else "[(row, col), (source_row, source_col)]"
-        raise MalformedMoveError(
-            f"the {phase} phase takes {expected}, got a list of {len(raw)} items"
-        )
+        raise MalformedMoveError(f"the {phase} phase takes {expected}, got {_items(len(raw))}")
     squares = []
     for index, item in enumerate(raw):
         label = "the destination" if index == 0 else "the source"
@@ -383,7 +385,7 @@ def format_problem(raw: Any, pos: Position) -> str | None:
     if len(raw) != expected:
         shape = "[(row, col)]" if expected == 1 else "[(row, col), (source_row, source_col)]"
         phase = "drop" if expected == 1 else "move"
-        return f"the {phase} phase move should be {shape}, got a list of {len(raw)} items"
+        return f"the {phase} phase move should be {shape}, got {_items(len(raw))}"
     for item in raw:
         if type(item) is not tuple:
             return f"each square should be a tuple (row, col), got {_describe(item)}"

@@ -1,0 +1,452 @@
+"""The referee: plays graded games and probe positions against a submission's process.
+
+It owns the rules, the random opponent, the clock and the record; the submission only answers
+requests through the host. The result is a :class:`Session` of plain records that scoring and
+the reports read; nothing here decides points.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from autograder.host import Limits, PlayerProcess, Reply, Status
+from autograder.rubric import Rubric
+from autograder.rules import (
+    Move,
+    MoveError,
+    Position,
+    format_problem,
+    is_drop_phase,
+    legal_moves,
+    outcome,
+    play,
+    read_student_move,
+    start,
+    to_board,
+)
+from autograder.variants import Variant
+
+__all__ = ["Call", "Game", "Session", "run_session", "probe_positions", "decode"]
+
+# ---- records ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Call:
+    """One ``make_move`` call: where, on what position, what came back and what was wrong."""
+
+    where: str
+    position: Position
+    status: Status
+    seconds: float
+    returned: str = ""  # repr of the returned value, for reports
+    illegal: str | None = None  # the engine's reason when the move is malformed or illegal
+    format_problem: str | None = None
+    changed: str | None = None  # what make_move modified
+    printed: str = ""
+    error: str | None = None  # crash, exit, timeout: what happened instead of a move
+    move: Move | None = None  # the move, when it was legal
+
+    @property
+    def phase(self) -> str:
+        return "drop" if is_drop_phase(self.position) else "move"
+
+    @property
+    def answered(self) -> bool:
+        return self.status is Status.OK
+
+
+@dataclass(frozen=True)
+class Game:
+    number: int
+    ai_piece: str
+    result: str  # "win", "loss" or "draw", for the submission
+    reason: str
+    plies: int
+    final: Position
+    calls: tuple[Call, ...]
+    notes: tuple[str, ...] = ()
+    printed: str = ""  # printed outside make_move: __init__, place_piece, opponent_move
+
+
+@dataclass(frozen=True)
+class Session:
+    """Everything the referee saw while grading one submission."""
+
+    submission: str
+    variant: Variant
+    seed: int
+    rubric: Rubric
+    load_error: str | None = None  # the submission could not be started at all
+    import_printed: str = ""
+    games: tuple[Game, ...] = ()
+    probes: tuple[Call, ...] = ()
+    notes: tuple[str, ...] = field(default_factory=tuple)
+
+    @property
+    def calls(self) -> tuple[Call, ...]:
+        return tuple(c for g in self.games for c in g.calls) + self.probes
+
+
+# ---- the values a child reports ----------------------------------------------------------------
+
+
+class _Foreign:
+    """A returned value the grader only knows by its type name and repr (numpy ints, objects)."""
+
+    def __init__(self, text: str, number: int | None) -> None:
+        self._text, self._number = text, number
+
+    def __repr__(self) -> str:
+        return self._text
+
+    def __index__(self) -> int:
+        if self._number is None:
+            raise TypeError("not an integer")
+        return self._number
+
+
+_FOREIGN_TYPES: dict[str, type] = {}
+
+
+def _foreign(type_name: str, text: str, number: int | None) -> _Foreign:
+    kind = _FOREIGN_TYPES.get(type_name)
+    if kind is None:
+        module, _, name = type_name.rpartition(".")
+        namespace = {"__module__": module or "builtins", "__qualname__": name}
+        kind = _FOREIGN_TYPES[type_name] = type(name, (_Foreign,), namespace)
+    return kind(text, number)
+
+
+def decode(description: Any) -> Any:
+    """Rebuild a returned value from the child's JSON description (see ``child.encode``)."""
+    if not isinstance(description, dict):
+        return _foreign("unknown", repr(description), None)
+    if "bool" in description:
+        return bool(description["bool"])
+    if "int" in description and isinstance(description["int"], int):
+        return description["int"]
+    if "none" in description:
+        return None
+    for kind in (list, tuple):
+        if kind.__name__ in description:
+            items = [decode(item) for item in description[kind.__name__]]
+            size = description.get("size", len(items))
+            if isinstance(size, int) and size > len(items):
+                items.append(_foreign("ellipsis", f"... {size - len(items)} more", None))
+            return kind(items)
+    if "index" in description:
+        return _foreign(
+            str(description.get("type")), str(description.get("repr")), description["index"]
+        )
+    return _foreign(
+        str(description.get("other", "object")), str(description.get("repr", "?")), None
+    )
+
+
+# ---- probes ------------------------------------------------------------------------------------
+
+
+def _random_walk(variant: Variant, rng: random.Random, plies: int) -> Position | None:
+    pos = start(variant)
+    for _ in range(plies):
+        pos = play(pos, rng.choice(list(legal_moves(pos))))
+        if outcome(pos) is not None:
+            return None
+    return pos
+
+
+def probe_positions(variant: Variant, seed: int, drop: int, move: int) -> list[Position]:
+    """Seeded, reachable, non-terminal positions: ``drop`` from the drop phase, ``move`` after it.
+
+    Drop probes cycle through 0-7 markers on the board, so both colours are asked; move probes
+    come from random games 8 to 40 plies long.
+    """
+    rng = random.Random(f"probes:{seed}")
+    positions: list[Position] = []
+    index = 0
+    while len(positions) < drop:
+        found = _random_walk(variant, rng, index % 8)
+        index += 1
+        if found is not None:
+            positions.append(found)
+    while len(positions) < drop + move:
+        found = _random_walk(variant, rng, rng.randint(8, 40))
+        if found is not None:
+            positions.append(found)
+    return positions
+
+
+# ---- asking for a move -------------------------------------------------------------------------
+
+
+class _Budget:
+    """Counts hard timeouts; past the rubric's allowance the rest are scored without waiting."""
+
+    def __init__(self, allowed: int) -> None:
+        self.allowed, self.used = allowed, 0
+
+    @property
+    def exhausted(self) -> bool:
+        return self.used >= self.allowed
+
+    def record(self, reply: Reply) -> None:
+        if reply.status is Status.TIMEOUT:
+            self.used += 1
+
+
+def _judge(where: str, pos: Position, reply: Reply) -> Call:
+    if not reply.ok:
+        return Call(
+            where, pos, reply.status, reply.seconds, printed=reply.printed, error=reply.detail
+        )
+    raw = decode(reply.data.get("move"))
+    changed = []
+    if reply.data.get("state_changed"):
+        changed.append("the state passed to make_move")
+    if reply.data.get("board_changed"):
+        changed.append("the player's own board")
+    try:
+        move: Move | None = read_student_move(raw, pos)
+        illegal = None
+    except MoveError as err:
+        move, illegal = None, str(err)
+    return Call(
+        where,
+        pos,
+        Status.OK,
+        reply.seconds,
+        returned=repr(raw),
+        illegal=illegal,
+        format_problem=format_problem(raw, pos),
+        changed=" and ".join(changed) or None,
+        printed=reply.printed,
+        move=move,
+    )
+
+
+def _skipped(where: str, pos: Position, limits: Limits, budget: _Budget) -> Call:
+    detail = (
+        f"not run: {budget.used} calls already passed the {limits.call_seconds:g} s limit, "
+        "so the rest count as timeouts"
+    )
+    return Call(where, pos, Status.TIMEOUT, float("inf"), error=detail)
+
+
+def _ask(proc: PlayerProcess, where: str, pos: Position, limits: Limits, budget: _Budget) -> Call:
+    if budget.exhausted:
+        return _skipped(where, pos, limits, budget)
+    reply = proc.request({"op": "move"}, limits.call_seconds, "make_move")
+    budget.record(reply)
+    return _judge(where, pos, reply)
+
+
+# ---- games -------------------------------------------------------------------------------------
+
+
+Spawner = Callable[[int], PlayerProcess]  # child seed -> a process not yet started
+
+
+def _colour(piece: str) -> str:
+    return "black" if piece == "b" else "red"
+
+
+def _lost(
+    number: int,
+    ai: str,
+    reason: str,
+    pos: Position,
+    plies: int,
+    calls: list[Call],
+    notes: list[str],
+    printed: list[str],
+) -> Game:
+    return Game(
+        number, ai, "loss", reason, plies, pos, tuple(calls), tuple(notes), "".join(printed)
+    )
+
+
+def _play_game(
+    spawn: Spawner, variant: Variant, number: int, seed: int, rubric: Rubric, budget: _Budget
+) -> Game:
+    """One game from the empty board against the seeded random player, AI colour by ``number``."""
+    ai = "b" if number % 2 == 1 else "r"
+    limits = rubric.limits
+    rng = random.Random(f"opponent:{seed}:{number}")
+    pos, plies = start(variant), 0
+    calls: list[Call] = []
+    notes: list[str] = []
+    printed: list[str] = []
+    if budget.exhausted:
+        return _lost(
+            number,
+            ai,
+            "not played: too many calls had already timed out",
+            pos,
+            0,
+            calls,
+            notes,
+            printed,
+        )
+    with spawn(seed * 1000 + number) as proc:
+        for request, doing in (
+            (None, "importing game.py"),
+            ({"op": "new", "cls": variant.player_class, "piece": ai}, f"{variant.player_class}()"),
+        ):
+            reply = (
+                proc.start()
+                if request is None
+                else proc.request(request, limits.import_seconds, doing)
+            )
+            printed.append(reply.printed if request is not None else "")
+            if not reply.ok:
+                return _lost(number, ai, reply.detail, pos, 0, calls, notes, printed)
+        own: list[tuple[int, int]] | None = None
+        opp: list[tuple[int, int]] | None = None
+        while (end := outcome(pos, plies, rubric.ply_cap)) is None:
+            if pos.turn != ai:
+                move = rng.choice(list(legal_moves(pos)))
+                opp = move.student()
+            else:
+                sync = proc.request(
+                    {"op": "sync", "own": own, "opp": opp, "board": to_board(pos)},
+                    limits.call_seconds,
+                    "place_piece/opponent_move",
+                )
+                printed.append(sync.printed)
+                if not sync.ok:
+                    return _lost(number, ai, sync.detail, pos, plies, calls, notes, printed)
+                notes.extend(f"before ply {plies + 1}: {n}" for n in sync.data.get("notes", []))
+                where = f"game {number} (you played {_colour(ai)}), move {len(calls) + 1}"
+                call = _ask(proc, where, pos, limits, budget)
+                calls.append(call)
+                if call.move is None:
+                    reason = call.error or f"make_move returned an illegal move: {call.illegal}"
+                    return _lost(number, ai, reason, pos, plies, calls, notes, printed)
+                move, own, opp = call.move, call.move.student(), None
+            pos = play(pos, move)
+            plies += 1
+    if end.winner is None:
+        result, reason = "draw", f"no goal within {rubric.ply_cap} plies"
+    elif end.winner == ai:
+        result, reason = "win", f"you completed a goal on ply {plies}"
+    else:
+        result, reason = "loss", f"the random player had a goal on ply {plies}"
+    return Game(
+        number, ai, result, reason, plies, pos, tuple(calls), tuple(notes), "".join(printed)
+    )
+
+
+# ---- a whole submission ------------------------------------------------------------------------
+
+
+def _load_problem(reply: Reply, variant: Variant, limits: Limits) -> str:
+    """One sentence on why the submission could not be started, and what to do."""
+    guard = 'move the code that plays a game under `if __name__ == "__main__":`'
+    kind = reply.data.get("kind")
+    if reply.status is Status.TIMEOUT:
+        return (
+            f"importing game.py did not finish within {limits.import_seconds:g} s; if it "
+            f"plays a game or waits for input when imported, {guard}"
+        )
+    if kind == "input":
+        return (
+            f"game.py called input() while being imported, and the grader gives it no "
+            f"keyboard: {guard}"
+        )
+    if kind == "syntax":
+        error = reply.data.get("error")
+        return f"game.py has a syntax error ({error}); run `python game.py` to see where"
+    if kind == "class":
+        found = reply.data.get("error") or "no classes"
+        return (
+            f"game.py defines no class {variant.player_class} (it defines: {found}); "
+            f"the course's driver creates {variant.player_class}(), so keep that name"
+        )
+    if reply.status is Status.ERROR:
+        return (
+            f"importing game.py raised {reply.data.get('error')}; fix it and run `python game.py`"
+        )
+    return f"{reply.detail}; game.py must import without ending the program"
+
+
+def run_session(
+    source_dir: Path,
+    variant: Variant,
+    rubric: Rubric,
+    seed: int,
+    spawn: Spawner | None = None,
+    label: str | None = None,
+) -> Session:
+    """Grade-ready records for the ``game.py`` in ``source_dir``: probes first, then the games."""
+    make: Spawner = spawn or (
+        lambda child_seed: PlayerProcess(source_dir, seed=child_seed, limits=rubric.limits)
+    )
+    limits = rubric.limits
+    budget = _Budget(rubric.timeouts_before_giving_up)
+    base = Session(label or str(source_dir), variant, seed, rubric)
+    probes: list[Call] = []
+    import_printed = ""
+    proc: PlayerProcess | None = None
+    positions = probe_positions(variant, seed, rubric.drop_probes, rubric.move_probes)
+    try:
+        for index, pos in enumerate(positions, 1):
+            where = (
+                f"probe {index} ({'drop' if is_drop_phase(pos) else 'move'} phase, "
+                f"you play {_colour(pos.turn)})"
+            )
+            if budget.exhausted:
+                probes.append(_skipped(where, pos, limits, budget))
+                continue
+            if proc is None or proc.dead is not None:
+                if proc is not None:
+                    proc.close()
+                proc = make(seed + index)
+                reply = proc.start()
+                if not reply.ok:
+                    problem = _load_problem(reply, variant, limits)
+                    return replace(base, load_error=problem, import_printed=reply.printed)
+                if index == 1:
+                    import_printed = reply.printed
+            request = {
+                "op": "new",
+                "cls": variant.player_class,
+                "piece": pos.turn,
+                "board": to_board(pos),
+            }
+            reply = proc.request(request, limits.import_seconds, f"{variant.player_class}()")
+            if reply.data.get("kind") == "class":
+                return replace(
+                    base,
+                    load_error=_load_problem(reply, variant, limits),
+                    import_printed=import_printed,
+                )
+            budget.record(reply)
+            if not reply.ok:
+                probes.append(
+                    Call(
+                        where,
+                        pos,
+                        reply.status,
+                        reply.seconds,
+                        printed=reply.printed,
+                        error=reply.detail,
+                    )
+                )
+                continue
+            call = _ask(proc, where, pos, limits, budget)
+            if reply.printed:
+                call = replace(call, printed=reply.printed + call.printed)
+            probes.append(call)
+    finally:
+        if proc is not None:
+            proc.close()
+    games = tuple(
+        _play_game(make, variant, number, seed, rubric, budget)
+        for number in range(1, rubric.games + 1)
+    )
+    return replace(base, import_printed=import_printed, games=games, probes=tuple(probes))

@@ -1,0 +1,132 @@
+"""Reports for people and for Gradescope, all rendered from the same :class:`Grade`.
+
+One function per format, picked by name from ``RENDERERS``; none recomputes a score. rich is
+imported only by the terminal renderer. The evidence text is the same in every format.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from autograder.scoring import Criterion, Evidence, Grade
+
+__all__ = ["header_lines", "evidence_text", "terminal", "markdown", "results_json", "RENDERERS"]
+
+
+def _points(value: float) -> str:
+    return f"{value:g}"
+
+
+def header_lines(grade: Grade, notes: tuple[str, ...] = ()) -> list[str]:
+    """The settings that reproduce this grade, for the top of every report."""
+    session = grade.session
+    rubric = session.rubric
+    limits = rubric.limits
+    return [
+        f"submission: {session.submission}",
+        f"assignment: {session.variant.name} ({session.variant.description})",
+        f"rubric: {rubric.title} [{rubric.source}]",
+        f"seed: {session.seed}; {rubric.games} games, {rubric.drop_probes} drop-phase and "
+        f"{rubric.move_probes} move-phase probes, ply cap {rubric.ply_cap}",
+        f"limits: {limits.call_seconds:g} s per call, {limits.memory_mb} MB memory",
+        *notes,
+    ]
+
+
+def evidence_text(item: Evidence) -> str:
+    lines = [f"{item.where}: {item.problem}"]
+    if item.returned:
+        lines.append(f"  make_move returned: {item.returned}")
+    if item.board:
+        lines.append("  position before the move:" if item.returned else "  position:")
+        lines.extend("    " + row for row in item.board.splitlines())
+    return "\n".join(lines)
+
+
+def _criterion_text(criterion: Criterion) -> str:
+    lines = [criterion.summary]
+    lines.extend(evidence_text(e) for e in criterion.evidence)
+    return "\n".join(lines)
+
+
+def _drift(grade: Grade) -> list[str]:
+    return [f"game {g.number}, {note}" for g in grade.session.games for note in g.notes]
+
+
+def terminal(grade: Grade, notes: tuple[str, ...] = (), console: Any = None) -> None:
+    """Print the report on ``console`` (a rich Console; standard output by default)."""
+    from rich.console import Console
+    from rich.panel import Panel
+    from rich.table import Table
+
+    console = console or Console()
+    if True:
+        console.print(Panel("\n".join(header_lines(grade, notes)), title="Teeko autograder"))
+        table = Table(show_lines=False)
+        table.add_column("criterion")
+        table.add_column("points", justify="right")
+        table.add_column("summary", overflow="fold")
+        for c in grade.criteria:
+            shown = _points(c.points) if not c.max_points else f"{_points(c.points)}/{c.max_points}"
+            style = "green" if c.points >= c.max_points and c.points >= 0 else "red"
+            table.add_row(f"{c.name} ({c.id})", f"[{style}]{shown}[/]", c.summary)
+        console.print(table)
+        console.print(f"[bold]score: {_points(grade.score)}/{grade.max_score}[/]")
+        for c in grade.criteria:
+            if c.evidence:
+                console.rule(f"{c.name} ({c.id})")
+                for item in c.evidence:
+                    console.print(evidence_text(item), markup=False, highlight=False)
+        drift = _drift(grade)
+        if drift:
+            console.rule("your board drifted from the referee's")
+            for line in drift:
+                console.print(line, markup=False, highlight=False)
+
+
+def markdown(grade: Grade, notes: tuple[str, ...] = ()) -> str:
+    """Student feedback as Markdown, boards in code blocks."""
+    out = ["# Teeko autograder feedback", ""]
+    out += [f"- {line}" for line in header_lines(grade, notes)]
+    out += ["", f"**Score: {_points(grade.score)}/{grade.max_score}**", ""]
+    out += ["| criterion | points | summary |", "| --- | --- | --- |"]
+    for c in grade.criteria:
+        shown = _points(c.points) if not c.max_points else f"{_points(c.points)}/{c.max_points}"
+        out.append(f"| {c.name} (`{c.id}`) | {shown} | {c.summary.replace('|', '/')} |")
+    for c in grade.criteria:
+        if c.evidence:
+            out += ["", f"## {c.name} (`{c.id}`)", ""]
+            for item in c.evidence:
+                out += ["```text", evidence_text(item), "```", ""]
+    drift = _drift(grade)
+    if drift:
+        out += ["", "## Your board drifted from the referee's", ""] + [f"- {d}" for d in drift]
+    return "\n".join(out).rstrip() + "\n"
+
+
+def results_json(grade: Grade, notes: tuple[str, ...] = ()) -> dict[str, Any]:
+    """Gradescope's results.json: a top-level score and one test per criterion, tagged by id."""
+    tests = [
+        {
+            "name": f"{c.name} ({c.id})",
+            "score": c.points,
+            "max_score": c.max_points,
+            "output": _criterion_text(c),
+            "tags": [c.id],
+        }
+        for c in grade.criteria
+    ]
+    return {
+        "score": grade.score,
+        "output": "\n".join(header_lines(grade, notes)),
+        "visibility": "visible",
+        "tests": tests,
+    }
+
+
+def _json_text(grade: Grade, notes: tuple[str, ...] = ()) -> str:
+    return json.dumps(results_json(grade, notes), indent=2) + "\n"
+
+
+RENDERERS = {"terminal": terminal, "markdown": markdown, "json": _json_text}
