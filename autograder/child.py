@@ -140,7 +140,9 @@ class Runner:
     def new(self, request: dict) -> dict:
         cls = getattr(self.module, request["cls"], None)
         if not isinstance(cls, type):
-            names = sorted(n for n, v in vars(self.module).items() if isinstance(v, type))
+            names = sorted(
+                n for n, v in vars(self.module).items() if isinstance(v, type) and n[0] != "_"
+            )
             return {"ok": False, "kind": "class", "error": ", ".join(names)}
         player = cls()
         player.my_piece = request["piece"]

@@ -79,15 +79,16 @@ class PlayerProcess:
         *,
         seed: int,
         limits: Limits,
-        spawn: Callable[..., Any] = subprocess.Popen,
+        spawn: Callable[..., Any] | None = None,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         self.source_dir = Path(source_dir)
         self.seed = seed
         self.limits = limits
-        self._spawn = spawn
+        self._spawn = spawn or subprocess.Popen  # looked up now, so tests can patch it
         self._clock = clock
         self._process: Any = None
+        self._group: int | None = None
         self._workdir: str | None = None
         self._selector: selectors.BaseSelector | None = None
         self._to_child = -1
@@ -137,12 +138,25 @@ class PlayerProcess:
             os.close(request_read)
             os.close(reply_write)
         self._to_child, self._from_child = request_write, reply_read
+        self._group = self._own_group(self._process)
         self._selector = selectors.DefaultSelector()
         self._selector.register(reply_read, selectors.EVENT_READ, "channel")
         for stream in (self._process.stdout, self._process.stderr):
-            if stream is not None and hasattr(stream, "fileno"):
+            with contextlib.suppress(AttributeError, OSError, ValueError):
                 self._selector.register(stream.fileno(), selectors.EVENT_READ, "output")
         return self._await(self._clock(), self.limits.import_seconds, "importing game.py")
+
+    @staticmethod
+    def _own_group(process: Any) -> int | None:
+        """The child's process group, known only when it leads one of its own (a stand-in
+        process in tests does not, so its group is never ours to kill)."""
+        pid = getattr(process, "pid", 0)
+        if not isinstance(pid, int) or pid <= 0:
+            return None
+        try:
+            return pid if os.getpgid(pid) == pid else None
+        except ProcessLookupError:
+            return None
 
     def _rlimits(self) -> dict[str, int]:
         limits = {"RLIMIT_FSIZE": self.limits.file_mb << 20}
@@ -197,19 +211,23 @@ class PlayerProcess:
                 return self._ended(doing, began)
 
     def _pump(self, timeout: float) -> bool:
-        """Read whatever is ready; False when the reply channel has closed."""
+        """Read whatever is ready; False once the reply channel has closed."""
         assert self._selector is not None
+        open_channel = True
         for key, _ in self._selector.select(timeout):
             chunk = os.read(key.fd, 65536)
-            if key.data == "channel":
-                if not chunk:
-                    return False
-                self._buffer += chunk
-            elif chunk:
-                self._keep_output(chunk)
-            else:
+            if not chunk:
                 self._selector.unregister(key.fd)
-        return True
+                open_channel = open_channel and key.data != "channel"
+            elif key.data == "channel":
+                self._buffer += chunk
+            else:
+                self._keep_output(chunk)
+        return open_channel and self._channel_open()
+
+    def _channel_open(self) -> bool:
+        assert self._selector is not None
+        return any(key.data == "channel" for key in self._selector.get_map().values())
 
     def _keep_output(self, chunk: bytes) -> None:
         room = self.limits.output_chars - self._printed_size
@@ -308,9 +326,9 @@ class PlayerProcess:
         process = self._process
         if process is None:
             return
-        if isinstance(process, subprocess.Popen):
+        if self._group is not None:
             with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.killpg(process.pid, signal.SIGKILL)
+                os.killpg(self._group, signal.SIGKILL)
         with contextlib.suppress(ProcessLookupError, OSError):
             process.kill()
         self._reap(5.0)

@@ -61,28 +61,30 @@ def terminal(grade: Grade, notes: tuple[str, ...] = (), console: Any = None) -> 
     from rich.table import Table
 
     console = console or Console()
-    if True:
-        console.print(Panel("\n".join(header_lines(grade, notes)), title="Teeko autograder"))
-        table = Table(show_lines=False)
-        table.add_column("criterion")
-        table.add_column("points", justify="right")
-        table.add_column("summary", overflow="fold")
-        for c in grade.criteria:
-            shown = _points(c.points) if not c.max_points else f"{_points(c.points)}/{c.max_points}"
-            style = "green" if c.points >= c.max_points and c.points >= 0 else "red"
-            table.add_row(f"{c.name} ({c.id})", f"[{style}]{shown}[/]", c.summary)
-        console.print(table)
-        console.print(f"[bold]score: {_points(grade.score)}/{grade.max_score}[/]")
-        for c in grade.criteria:
-            if c.evidence:
-                console.rule(f"{c.name} ({c.id})")
-                for item in c.evidence:
-                    console.print(evidence_text(item), markup=False, highlight=False)
-        drift = _drift(grade)
-        if drift:
-            console.rule("your board drifted from the referee's")
-            for line in drift:
-                console.print(line, markup=False, highlight=False)
+    console.print(Panel("\n".join(header_lines(grade, notes)), title="Teeko autograder"))
+    table = Table(show_lines=False)
+    table.add_column("criterion")
+    table.add_column("points", justify="right")
+    table.add_column("summary", overflow="fold")
+    for c in grade.criteria:
+        shown = _points(c.points) if not c.max_points else f"{_points(c.points)}/{c.max_points}"
+        style = "green" if c.points >= c.max_points and c.points >= 0 else "red"
+        table.add_row(f"{c.name} ({c.id})", f"[{style}]{shown}[/]", c.summary)
+    console.print(table)
+    console.print(f"[bold]score: {_points(grade.score)}/{grade.max_score}[/]")
+    if grade.session.load_error:
+        console.rule("could not play the submission")
+        console.print(grade.session.load_error, markup=False, highlight=False, soft_wrap=True)
+    for c in grade.criteria:
+        if c.evidence:
+            console.rule(f"{c.name} ({c.id})")
+            for item in c.evidence:
+                console.print(evidence_text(item), markup=False, highlight=False, soft_wrap=True)
+    drift = _drift(grade)
+    if drift:
+        console.rule("your board drifted from the referee's")
+        for line in drift:
+            console.print(line, markup=False, highlight=False, soft_wrap=True)
 
 
 def markdown(grade: Grade, notes: tuple[str, ...] = ()) -> str:

@@ -216,7 +216,12 @@ def score(session: Session, packaging: list[str] | None = None) -> Grade:
     calls = session.calls
     criteria = (
         _phase_criterion(
-            "rules", rubric.rules, calls, _rules_failure, lambda c: c.status is not Status.TIMEOUT
+            "rules",
+            rubric.rules,
+            calls,
+            _rules_failure,
+            lambda c: c.status is not Status.TIMEOUT,
+            "illegal or missing",
         ),
         _phase_criterion(
             "state",

@@ -1,0 +1,202 @@
+"""The solver's numpy view of :mod:`autograder.oracle.layout`: the same indices, a chunk at a time.
+
+Every method maps arrays of indices (within one level) to arrays: the squares and masks of
+both sides, goal status, move counts, the indices of predecessors (move phase) and of children
+(drop phase). Element arrays are int32 (masks of at most 30 squares, table indices below 2**31);
+small lookup tables replace bit tricks numpy lacks, such as ``pext`` and colex ranking.
+"""
+
+from __future__ import annotations
+
+from math import comb
+
+import numpy as np
+import numpy.typing as npt
+
+from autograder.oracle.game import Game
+from autograder.oracle.layout import Layout
+
+I32 = np.int32
+Array = npt.NDArray[np.int32]
+
+
+class VectorLayout:
+    """Lookup tables for ``layout``'s game, built once per solve (a few MB for 5x5)."""
+
+    def __init__(self, layout: Layout) -> None:
+        game: Game = layout.game
+        n, m = layout.squares, layout.markers
+        if layout.total >= 2**31:
+            raise ValueError(f"{game.name!r} needs {layout.total:,} entries, over int32 indices")
+        self.layout = layout
+        self.n, self.m = n, m
+        # bit[sq] = 1 << sq; bit[n] is the sentinel square "off the board", always occupied.
+        self.bit = np.array([1 << sq for sq in range(n + 1)], dtype=I32)
+        self.sentinel = n
+        nbr = np.full((n, 8), n, dtype=I32)
+        for sq, mask in enumerate(game.neighbours):
+            squares = [t for t in range(n) if mask >> t & 1]
+            nbr[sq, : len(squares)] = squares
+        self.nbr = nbr
+        self.nbr_mask = np.array(game.neighbours, dtype=I32)
+        self.sq: list[Array] = []  # [size] (C(n, size), size): squares of each set, ascending
+        self.mask: list[Array] = []  # [size] (C(n, size),): the set as a mask
+        self.free: list[Array] = []  # [size] flat (C(n, size) * (n - size)): squares left free
+        self.relpos: list[Array] = []  # [size] flat (C(n, size) * (n + 1)): rank among free
+        self.plain: list[npt.NDArray[np.bool_]] = []  # [size]: holds an unconditional goal
+        self.centres: list[Array] = []  # [size] (C(n, size), K): must-be-empty masks, 0 = none
+        for size in range(m + 1):
+            masks = layout.unrank[size]
+            sq = np.array(
+                [[s for s in range(n) if mask >> s & 1] for mask in masks], dtype=I32
+            ).reshape(len(masks), size)
+            self.sq.append(sq)
+            self.mask.append(np.array(masks, dtype=I32))
+            free = np.array(
+                [[s for s in range(n) if not mask >> s & 1] for mask in masks], dtype=I32
+            )
+            self.free.append(free.ravel())
+            relpos = np.zeros((len(masks), n + 1), dtype=I32)
+            rows = np.arange(len(masks))[:, None]
+            relpos[rows, free] = np.arange(n - size, dtype=I32)
+            self.relpos.append(relpos.ravel())
+            plain = [any(e == 0 and mask & s == s for s, e in game.goals) for mask in masks]
+            conditional = [[e for s, e in game.goals if e and mask & s == s] for mask in masks]
+            width = max(1, *(len(c) for c in conditional))
+            centres = np.zeros((len(masks), width), dtype=I32)
+            for r, found in enumerate(conditional):
+                centres[r, : len(found)] = found
+            self.plain.append(np.array(plain, dtype=bool))
+            self.centres.append(centres)
+        self._rest: dict[tuple[int, int], Array] = {}
+        self._ranker_tables(n, m)
+
+    # ---- colex ranks ---------------------------------------------------------------------------
+
+    def _ranker_tables(self, n: int, m: int) -> None:
+        # rank(mask) = lo_rank[low bits] + hi_rank[high bits, popcount(low bits)]: the low half
+        # adds C(s, j + 1) for its squares, the high half the same with j shifted by the low count.
+        low = (n + 1) // 2
+        high = n - low
+        self.low_bits, self.low_mask = low, (1 << low) - 1
+        values = np.arange(1 << low, dtype=np.int64)
+        lo_rank = np.zeros(1 << low, dtype=np.int64)
+        lo_count = np.zeros(1 << low, dtype=np.int64)
+        for s in range(low):
+            on = (values >> s & 1).astype(bool)
+            lo_rank[on] += np.array([comb(s, j + 1) for j in range(low + 1)])[lo_count[on]]
+            lo_count[on] += 1
+        hvalues = np.arange(1 << high, dtype=np.int64)
+        hi_rank = np.zeros((1 << high, m + 1), dtype=np.int64)
+        hi_count = np.zeros(1 << high, dtype=np.int64)
+        for s in range(high):
+            on = (hvalues >> s & 1).astype(bool)
+            for c in range(m + 1):
+                coef = np.array([comb(low + s, c + j + 1) for j in range(high + 1)])
+                hi_rank[on, c] += coef[hi_count[on]]
+            hi_count[on] += 1
+        # Masks ranked here have at most m squares; larger sums are never read.
+        self.lo_rank = np.minimum(lo_rank, 2**31 - 1).astype(I32)
+        self.lo_count = np.minimum(lo_count, m).astype(I32)
+        self.hi_rank = np.minimum(hi_rank, 2**31 - 1).astype(I32).ravel()
+
+    def rank(self, mask: Array) -> Array:
+        """Colex rank of each mask (of at most ``m`` squares), any shape."""
+        low = mask & self.low_mask
+        return (
+            self.lo_rank[low]
+            + self.hi_rank[(mask >> self.low_bits) * (self.m + 1) + self.lo_count[low]]
+        )
+
+    def rest(self, n_free: int, size: int) -> Array:
+        """(C(n_free, size), n_free - size): for each ``size``-subset of range(n_free), by rank,
+        the numbers of range(n_free) outside it, ascending."""
+        key = (n_free, size)
+        if key not in self._rest:
+            subsets = self.sq[size][: comb(n_free, size)]
+            keep = np.ones((len(subsets), n_free), dtype=bool)
+            keep[np.arange(len(subsets))[:, None], subsets] = False
+            everything = np.broadcast_to(np.arange(n_free, dtype=I32), keep.shape)
+            self._rest[key] = everything[keep].reshape(len(subsets), n_free - size)
+        return self._rest[key]
+
+    # ---- positions -----------------------------------------------------------------------------
+
+    def decode(self, k: int, idx: Array) -> tuple[Array, Array, Array, Array, Array]:
+        """For indices within level ``k``: the mover's squares (F, a) and mask, the other side's
+        squares (F, b) and mask, and the other side's rank."""
+        a, b = self.layout.sides[k]
+        stride = self.layout.stride[k]
+        other_rank = idx // stride
+        rel = self.sq[a][idx - other_rank * stride]
+        mover_sq = self.free[b][other_rank[:, None] * (self.n - b) + rel]
+        return (
+            mover_sq,
+            self.bit[mover_sq].sum(axis=1, dtype=I32),
+            self.sq[b][other_rank],
+            self.mask[b][other_rank],
+            other_rank,
+        )
+
+    def goal(self, size: int, rank: Array, occupied: Array) -> npt.NDArray[np.bool_]:
+        """Whether the set of ``size`` squares with colex rank ``rank`` holds a goal."""
+        held = self.plain[size][rank]
+        centres = self.centres[size][rank]
+        return held | ((centres != 0) & ((centres & occupied[:, None]) == 0)).any(axis=1)
+
+    def move_counts(self, mover_sq: Array, occupied: Array) -> Array:
+        """The number of slides of the mover's markers to empty neighbours."""
+        free = self.nbr_mask[mover_sq] & ~occupied[:, None]
+        return np.bitwise_count(free).sum(axis=1, dtype=I32)
+
+    def predecessors(self, idx: Array) -> Array:
+        """Indices (within the move phase) of every position with a move into one of ``idx``.
+
+        The position ``(X to move, Y)`` arises from ``(Y0 to move, X)`` where ``Y0`` is ``Y``
+        with one marker moved back to an empty neighbour. An index appears once per such move;
+        the caller drops those already decided (terminal positions among them).
+        """
+        k = self.layout.move_phase
+        m, n = self.m, self.n
+        stride = self.layout.stride[k]
+        x_sq, x_mask, y_sq, y_mask, _ = self.decode(k, idx)
+        occupied = x_mask | y_mask | self.bit[self.sentinel]
+        x_rank = self.rank(x_mask)
+        rel_y = self.relpos[m][x_rank[:, None] * (n + 1) + y_sq]  # (F, m) among X's free squares
+        rel_bits = self.bit[rel_y]
+        rel_mask = rel_bits.sum(axis=1, dtype=I32)
+        back = self.nbr[y_sq]  # (F, m, 8): where each marker of Y may have come from
+        ok = ((occupied[:, None, None] >> back) & 1) == 0
+        flat = np.flatnonzero(ok)
+        row = flat // (8 * m)
+        source = back.ravel()[flat]
+        xr = x_rank[row]
+        before = (
+            rel_mask[row]
+            ^ rel_bits.ravel()[flat // 8]
+            ^ self.bit[self.relpos[m][xr * (n + 1) + source]]
+        )
+        return xr * stride + self.rank(before)
+
+    def drop_level(self, k: int, idx: Array) -> tuple[Array, Array, Array, Array]:
+        """For indices within drop level ``k``: the colex ranks of the mover's and the other
+        side's sets, the occupied squares, and the indices within level ``k + 1`` after each drop.
+
+        Returns ``(mover_rank, other_rank, occupied, children)``, ``children`` of shape
+        (F, n - k): the mover drops on a free square and the other side is then to move.
+        """
+        a, b = self.layout.sides[k]
+        n = self.n
+        stride = self.layout.stride[k]
+        child_stride = self.layout.stride[k + 1]
+        _, x_mask, y_sq, y_mask, other_rank = self.decode(k, idx)
+        occupied = x_mask | y_mask
+        mover_rank = self.rank(x_mask)
+        rel = idx - other_rank * stride
+        empty = self.free[b][other_rank[:, None] * (n - b) + self.rest(n - b, a)[rel]]  # (F, E)
+        x_after = x_mask[:, None] | self.bit[empty]
+        x_after_rank = self.rank(x_after)  # the other side in the child, of a + 1 markers
+        rel_y = self.relpos[a + 1][x_after_rank[:, :, None] * (n + 1) + y_sq[:, None, :]]
+        y_rel = self.bit[rel_y].sum(axis=2, dtype=I32)
+        children = x_after_rank * child_stride + self.rank(y_rel)
+        return mover_rank, other_rank, occupied, children

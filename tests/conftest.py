@@ -1,0 +1,81 @@
+"""Shared fixtures: writing small submissions and running the command line in a real process."""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+SOLUTIONS = {
+    "teeko": ROOT / "solution" / "teeko" / "game.py",
+    "teeko2": ROOT / "solution" / "teeko2" / "game.py",
+}
+STARTERS = {
+    "teeko": ROOT / "starter" / "teeko" / "game.py",
+    "teeko2": ROOT / "starter" / "teeko2" / "game.py",
+}
+
+
+def fast_solution(variant: str, budget: float = 0.05) -> str:
+    """The reference solution's source with a short search budget: strong and quick, a good
+    base for submissions that break one rule each."""
+    source = SOLUTIONS[variant].read_text()
+    fast, count = re.subn(r"^TIME_BUDGET = .*$", f"TIME_BUDGET = {budget}", source, flags=re.M)
+    assert count == 1, "the solution should set TIME_BUDGET once at the top"
+    return fast
+
+
+@dataclass
+class CliRun:
+    returncode: int
+    stdout: str
+    stderr: str
+
+    def results(self, path: Path) -> dict[str, Any]:
+        return json.loads(path.read_text())
+
+
+@pytest.fixture
+def make_submission(tmp_path: Path) -> Callable[..., Path]:
+    """Write ``source`` as ``name`` in a fresh folder and return the file's path."""
+    counter = iter(range(1_000))
+
+    def make(source: str | bytes, name: str = "game.py") -> Path:
+        folder = tmp_path / f"submission{next(counter)}"
+        folder.mkdir()
+        path = folder / name
+        if isinstance(source, bytes):
+            path.write_bytes(source)
+        else:
+            path.write_text(source)
+        return path
+
+    return make
+
+
+@pytest.fixture
+def run_cli() -> Callable[..., CliRun]:
+    """Run ``python -m autograder ARGS`` in a real process; echo its output when it fails."""
+
+    def run(*args: str, expect_ok: bool = True, timeout: float = 600) -> CliRun:
+        done = subprocess.run(
+            [sys.executable, "-m", "autograder", *args],
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+            cwd=ROOT,
+            env={"PATH": "/usr/bin:/bin", "COLUMNS": "120", "PYTHONPATH": str(ROOT)},
+        )
+        if expect_ok and done.returncode != 0:
+            print(done.stdout, done.stderr, sep="\n")
+        return CliRun(done.returncode, done.stdout, done.stderr)
+
+    return run

@@ -1,0 +1,233 @@
+"""``autograder check`` end to end: real child processes, the default rubric, the exact points.
+
+Each purpose-built submission is the reference solution (with a short search budget) plus a
+small patch that breaks one rule, often on a single probe position chosen from the seeded probe
+list, so that only the criterion under test can move.
+"""
+
+from __future__ import annotations
+
+import json
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from autograder.referee import probe_positions
+from autograder.rubric import load_rubric
+from autograder.rules import count, is_drop_phase, position_text
+from autograder.variants import find_variant
+from tests.conftest import SOLUTIONS, STARTERS, fast_solution
+
+RUBRIC = load_rubric()
+FULL = {"rules": 25, "state": 10, "format": 10, "time": 25, "wins": 30, "output": 0, "packaging": 0}
+ZERO = dict.fromkeys(FULL, 0)
+
+
+def _trigger(phase: str) -> str:
+    """The board text of one probe in ``phase`` (seed 0), unlikely to arise in a game."""
+    positions = probe_positions(find_variant("teeko"), 0, RUBRIC.drop_probes, RUBRIC.move_probes)
+    for pos in positions:
+        if (phase == "drop") == is_drop_phase(pos) and count(pos.occupied) >= 3:
+            return position_text(pos).split()[0]
+    raise AssertionError(f"no {phase} probe to trigger on")
+
+
+def _patched(body: str, trigger: str | None = None) -> str:
+    """The fast solution whose make_move runs ``body`` (which may return) after finding a move."""
+    condition = "True" if trigger is None else f"_board_text(state) == {trigger!r}"
+    patch = f"""
+
+import sys as _sys
+import time as _time
+_original_make_move = TeekoPlayer.make_move
+
+
+def _board_text(state):
+    return "".join("." if cell == " " else cell for row in state for cell in row)
+
+
+def _patched_make_move(self, state):
+    move = _original_make_move(self, state)
+    if {condition}:
+{textwrap.indent(textwrap.dedent(body), "        ")}
+    return move
+
+
+TeekoPlayer.make_move = _patched_make_move
+"""
+    return fast_solution("teeko") + patch
+
+
+OCCUPIED = """
+return [next((r, c) for r in range(5) for c in range(5) if state[r][c] != " ")]
+"""
+TWO_SQUARES = """
+own = [(r, c) for r in range(5) for c in range(5) if state[r][c] == self.my_piece]
+for r in range(5):
+    for c in range(5):
+        for sr, sc in own:
+            if state[r][c] == " " and max(abs(r - sr), abs(c - sc)) >= 2:
+                return [(r, c), (sr, sc)]
+"""
+APPLY_TO_STATE = """
+if sum(cell != " " for row in state for cell in row) == 8:
+    state[move[1][0]][move[1][1]] = " "
+    state[move[0][0]][move[0][1]] = self.my_piece
+"""
+
+CASES = {
+    "illegal only in the drop phase": (
+        _patched(OCCUPIED, _trigger("drop")),
+        {"rules": 15},
+        "is occupied",
+    ),
+    "illegal only in the move phase": (
+        _patched(TWO_SQUARES, _trigger("move")),
+        {"rules": 10},
+        "is not adjacent to",
+    ),
+    "mutates state in the move phase": (
+        _patched(APPLY_TO_STATE),
+        {"state": 5},
+        "make_move changed the state passed to make_move",
+    ),
+    "lists instead of tuples": (
+        _patched("return [list(square) for square in move]"),
+        {"format": 0},
+        "each square should be a tuple (row, col), got [",
+    ),
+    "a 6 s move": (
+        _patched("_time.sleep(6)", _trigger("move")),
+        {"time": 13},
+        "slowest make_move: 6.",
+    ),
+    "an 11 s move": (
+        _patched("_time.sleep(11)", _trigger("move")),
+        {"time": 0},
+        "make_move was still running after 10.5 s and was stopped",
+    ),
+    "prints while thinking": (
+        _patched('print("thinking hard")'),
+        {"output": -10},
+        "printed: thinking hard",
+    ),
+}
+
+BROKEN = {
+    "crashes in make_move": (
+        _patched("1 / 0"),
+        "make_move raised ZeroDivisionError: division by zero",
+    ),
+    "exit() in make_move": (
+        _patched("exit()"),
+        "make_move tried to end the program: SystemExit",
+    ),
+    "hangs at import": (
+        "while True:\n    pass\n",
+        "importing game.py did not finish within 10 s",
+    ),
+    "input() at import": (
+        'name = input("Your move: ")\n',
+        "game.py called input() while being imported",
+    ),
+    "wrong class name": (
+        fast_solution("teeko").replace("class TeekoPlayer", "class TeekoPlayr"),
+        "game.py defines no class TeekoPlayer (it defines: TeekoPlayr)",
+    ),
+    "syntax error": (
+        "class TeekoPlayer:\n    def make_move(self state):\n        pass\n",
+        "game.py has a syntax error",
+    ),
+}
+
+
+def _scores(results: dict) -> dict[str, float]:
+    return {test["tags"][0]: test["score"] for test in results["tests"]}
+
+
+def _check(run_cli, path: Path, tmp_path: Path, *extra: str) -> tuple[dict, str]:
+    out = tmp_path / "results.json"
+    done = run_cli("check", str(path), "--json", str(out), *extra)
+    assert done.returncode == 0, done.stderr
+    return json.loads(out.read_text()), done.stdout
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("case", list(CASES))
+def test_one_broken_rule_costs_exactly_its_points(case, make_submission, run_cli, tmp_path):
+    source, changed, message = CASES[case]
+    results, stdout = _check(run_cli, make_submission(source), tmp_path)
+    expected = FULL | changed
+    assert _scores(results) == expected
+    assert results["score"] == sum(expected.values())
+    assert message in " ".join(stdout.split()), stdout
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("case", list(BROKEN))
+def test_a_submission_that_cannot_play_gets_zero_and_the_reason(
+    case, make_submission, run_cli, tmp_path
+):
+    source, message = BROKEN[case]
+    results, stdout = _check(run_cli, make_submission(source), tmp_path, "--assignment", "teeko")
+    assert results["score"] == 0
+    assert all(points <= 0 for points in _scores(results).values())
+    assert message in " ".join(stdout.split()), stdout
+    assert "Traceback" not in stdout
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("variant", ["teeko", "teeko2"])
+def test_the_starter_gets_the_partial_marks_the_rubric_implies(variant, run_cli, tmp_path):
+    """As shipped, the starter drops a marker even in the move phase: every drop-phase move is
+    legal, exact and harmless (rules 10, format 5, state 10), every move-phase move is an
+    illegal, one-square drop (rules 0, format 0), it is instant (time 25), and with seed 0 each
+    game is lost on the starter's first move-phase move (wins 0): 50 in all."""
+    results, stdout = _check(run_cli, STARTERS[variant], tmp_path)
+    assert _scores(results) == {
+        "rules": 10,
+        "state": 10,
+        "format": 5,
+        "time": 25,
+        "wins": 0,
+        "output": 0,
+        "packaging": 0,
+    }
+    assert results["score"] == 50
+    assert f"assignment {variant} inferred from class" in stdout
+    assert "all 8 markers are down" in " ".join(stdout.split())
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("variant", ["teeko", "teeko2"])
+def test_the_reference_solution_scores_100(variant, run_cli, tmp_path):
+    results, stdout = _check(run_cli, SOLUTIONS[variant], tmp_path)
+    assert results["score"] == 100, stdout
+    assert _scores(results) == FULL
+
+
+def test_same_seed_same_grade_and_results_json_schema(make_submission, run_cli, tmp_path):
+    path = make_submission(_patched(OCCUPIED, _trigger("drop")))
+    first, _ = _check(run_cli, path, tmp_path, "--seed", "0")
+    second, _ = _check(run_cli, path, tmp_path, "--seed", "0")
+    assert _scores(first) == _scores(second)
+    for test in first["tests"]:
+        assert set(test) >= {"name", "score", "max_score", "output", "tags"}
+    assert [t["tags"][0] for t in first["tests"]] == list(FULL)
+
+
+def test_bad_arguments_exit_non_zero_with_one_line(run_cli, tmp_path):
+    missing = run_cli("check", str(tmp_path / "nowhere.py"), expect_ok=False)
+    assert missing.returncode == 2
+    assert missing.stderr.strip().count("\n") == 0
+    assert "does not exist" in missing.stderr
+    wrong = run_cli("check", str(SOLUTIONS["teeko"]), "--assignment", "chess", expect_ok=False)
+    assert wrong.returncode == 2
+    assert "unknown variant 'chess': choose one of teeko, teeko2, teeko2-diamond" in wrong.stderr
+
+
+def test_python_dash_m_and_the_console_script_agree(run_cli):
+    done = run_cli("--help")
+    assert done.returncode == 0
+    assert "check" in done.stdout
