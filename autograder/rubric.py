@@ -118,13 +118,19 @@ def _label(name: tuple[str, str]) -> str:
     return f"{name[0]}.{name[1]}" if name[0] else name[1]
 
 
+_KINDS = {int: "a whole number", float: "a number", str: "text", list: "a list"}
+
+
+_KINDS = {int: "a whole number", float: "a number", str: "text", list: "a list"}
+
+
 def _checked(name: tuple[str, str], value: Any, where: str) -> Any:
     kind, _ = OPTIONS[name]
     ok = isinstance(value, kind) and not isinstance(value, bool)
     if kind is float and isinstance(value, int) and not isinstance(value, bool):
         value, ok = float(value), True
     if not ok:
-        raise GraderError(f"{where}: {_label(name)} should be a {kind.__name__}, got {value!r}")
+        raise GraderError(f"{where}: {_label(name)} should be {_KINDS[kind]}, got {value!r}")
     if kind in (int, float) and value < 0:
         raise GraderError(f"{where}: {_label(name)} must not be negative, got {value!r}")
     return value
@@ -142,7 +148,7 @@ def _tiers(value: list[Any], unit: str, name: str, where: str) -> tuple[Tier, ..
         if isinstance(limit, bool) or not isinstance(limit, int | float) or limit < 0:
             raise GraderError(f"{where}: {name}.tiers[{index}].{unit} should be a number ≥ 0")
         if isinstance(points, bool) or not isinstance(points, int) or points < 0:
-            raise GraderError(f"{where}: {name}.tiers[{index}].points should be an int ≥ 0")
+            raise GraderError(f"{where}: {name}.tiers[{index}].points should be a whole number ≥ 0")
         tiers.append(Tier(float(limit), points))
     return tuple(tiers)
 

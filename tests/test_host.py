@@ -1,0 +1,127 @@
+"""The player host: process handling with stand-in processes (fp) and with real children."""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+from pathlib import Path
+
+from autograder.host import Limits, PlayerProcess, Status
+
+FAST = Limits(call_seconds=2.0, import_seconds=2.0)
+
+
+def _stand_in(fp, returncode: int, stderr: bytes = b"") -> None:  # type: ignore[no-untyped-def]
+    fp.register([fp.any()], returncode=returncode, stderr=stderr)
+
+
+def test_a_child_that_exits_at_once_is_reported_with_its_status(fp, tmp_path):
+    _stand_in(fp, returncode=3)
+    with PlayerProcess(tmp_path, seed=0, limits=FAST) as proc:
+        reply = proc.start()
+    assert reply.status is Status.EXITED
+    assert reply.detail == "the submission's process exited with status 3 during importing game.py"
+
+
+def test_a_child_killed_by_the_kernel_is_named_with_a_likely_cause(fp, tmp_path):
+    _stand_in(fp, returncode=-signal.SIGKILL)
+    with PlayerProcess(tmp_path, seed=0, limits=FAST) as proc:
+        reply = proc.start()
+        again = proc.request({"op": "move"}, 1.0, "make_move")
+    assert reply.status is Status.EXITED
+    assert "was killed by SIGKILL (it may have run out of memory" in reply.detail
+    assert again is reply, "a dead process answers every later request at once, the same way"
+
+
+def test_a_stand_in_process_never_gets_our_own_group_killed(fp, tmp_path):
+    """FakePopen's pid is 0; killpg(0) would kill the test run itself."""
+    _stand_in(fp, returncode=0)
+    with PlayerProcess(tmp_path, seed=0, limits=FAST) as proc:
+        proc.start()
+    assert os.getpgid(0) == os.getpgrp()  # still alive to ask
+
+
+def _real(tmp_path: Path, source: str, limits: Limits = FAST) -> PlayerProcess:
+    (tmp_path / "game.py").write_text(source)
+    return PlayerProcess(tmp_path, seed=0, limits=limits)
+
+
+def _gone(pid: int) -> bool:
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except FileNotFoundError:
+        return True
+    return "State:\tZ" in status
+
+
+def test_a_timeout_kills_the_child_and_everything_it_started(tmp_path):
+    source = (
+        "import subprocess, sys, time\n"
+        "helper = subprocess.Popen(['sleep', '300'])\n"
+        "print(helper.pid, flush=True)\n"
+        "time.sleep(300)\n"
+    )
+    began = time.monotonic()
+    with _real(tmp_path, source, Limits(call_seconds=1.0, import_seconds=1.0)) as proc:
+        reply = proc.start()
+    assert reply.status is Status.TIMEOUT
+    assert reply.detail == "importing game.py was still running after 1 s and was stopped"
+    assert time.monotonic() - began < 10
+    helper = int(reply.printed.split()[0])
+    deadline = time.monotonic() + 5
+    while not _gone(helper) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert _gone(helper), "the submission's own child process outlived it"
+
+
+def test_printed_text_is_kept_per_call_and_capped(tmp_path):
+    source = "print('x' * 10000)\nclass P:\n    pass\n"
+    with _real(tmp_path, source, Limits(output_chars=100)) as proc:
+        reply = proc.start()
+    assert reply.ok
+    assert reply.printed.startswith("x" * 100 + "\n[... ")
+    assert "more bytes]" in reply.printed
+
+
+def test_garbage_written_into_the_channel_is_a_bad_reply(tmp_path):
+    source = (
+        "import os\n"
+        "for fd in range(3, 30):\n"
+        "    try:\n"
+        "        os.write(fd, b'\\xff' * 8)\n"
+        "    except OSError:\n"
+        "        pass\n"
+    )
+    with _real(tmp_path, source) as proc:
+        reply = proc.start()
+    assert reply.status is Status.BAD_REPLY
+    assert "the submission wrote into the grader's private pipe" in reply.detail
+
+
+def test_exit_inside_a_call_is_an_error_and_the_process_lives_on(tmp_path):
+    source = (
+        "class TeekoPlayer:\n"
+        "    board = [[' '] * 5 for _ in range(5)]\n"
+        "    def make_move(self, state):\n"
+        "        exit()\n"
+    )
+    with _real(tmp_path, source) as proc:
+        assert proc.start().ok
+        assert proc.request({"op": "new", "cls": "TeekoPlayer", "piece": "b"}, 2, "init").ok
+        reply = proc.request({"op": "move"}, 2, "make_move")
+        again = proc.request({"op": "move"}, 2, "make_move")
+    assert reply.status is Status.ERROR
+    assert reply.detail.startswith("make_move tried to end the program: SystemExit")
+    assert again.status is Status.ERROR
+
+
+def test_the_child_random_module_is_seeded_by_the_grader(tmp_path):
+    (tmp_path / "game.py").write_text("import random\nprint(random.random())\n")
+
+    def first_number(seed: int) -> str:
+        with PlayerProcess(tmp_path, seed=seed, limits=FAST) as proc:
+            return proc.start().printed
+
+    assert first_number(7) == first_number(7)
+    assert first_number(7) != first_number(8)

@@ -1,0 +1,87 @@
+"""The rubric file: the course defaults, whole-file validation, and the generated docs table."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from autograder.errors import GraderError
+from autograder.rubric import DEFAULT_RUBRIC, load_rubric, reference
+
+ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_TEXT = (ROOT / "autograder" / "rubrics" / DEFAULT_RUBRIC).read_text()
+
+
+def test_the_default_is_the_course_rubric():
+    rubric = load_rubric()
+    assert rubric.max_score == 100
+    assert (rubric.rules.drop, rubric.rules.move) == (10, 15)
+    assert (rubric.state.total, rubric.format.total) == (10, 10)
+    assert [(t.limit, t.points) for t in rubric.time_tiers] == [(5.0, 25), (10.0, 13)]
+    assert [(t.limit, t.points) for t in rubric.win_tiers] == [(2.0, 30), (1.0, 15)]
+    assert (rubric.output_penalty, rubric.packaging_penalty) == (10, 0)
+    assert (rubric.games, rubric.ply_cap, rubric.drop_probes, rubric.move_probes) == (
+        3,
+        200,
+        10,
+        10,
+    )
+    assert rubric.limits.call_seconds == 10.5
+
+
+def _write(tmp_path: Path, text: str) -> Path:
+    path = tmp_path / "rubric.toml"
+    path.write_text(text)
+    return path
+
+
+def test_a_course_can_change_any_number(tmp_path):
+    text = DEFAULT_TEXT.replace("games = 3", "games = 5").replace("penalty = 10", "penalty = 5")
+    rubric = load_rubric(_write(tmp_path, text))
+    assert rubric.games == 5
+    assert rubric.output_penalty == 5
+    assert rubric.source == str(tmp_path / "rubric.toml")
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "message"),
+    [
+        ("games = 3", "gmaes = 3", r"unknown key 'play.gmaes'; \[play\] takes games, ply_cap"),
+        ("[output]", "[outptu]", r"unknown table \[outptu\]"),
+        ("games = 3", 'games = "three"', r"play.games should be a whole number, got 'three'"),
+        ("games = 3", "games = true", r"play.games should be a whole number, got True"),
+        ("drop_points = 10", "drop_points = -10", r"rules.drop_points must not be negative"),
+        ("games = 3", "", r"missing play.games"),
+        ("{ wins = 1, points = 15 }", "{ wins = 1 }", r"wins.tiers\[1\] should be"),
+        ("pattern = 'hw8_", "pattern = '(hw8_", r"packaging.pattern is not a regular expression"),
+        ("[play]", "[play", r"is not valid TOML"),
+    ],
+    ids=[
+        "typo key",
+        "typo table",
+        "string",
+        "bool",
+        "negative",
+        "missing",
+        "tier",
+        "regex",
+        "toml",
+    ],
+)
+def test_a_broken_rubric_is_refused_in_one_sentence(tmp_path, old, new, message):
+    assert old in DEFAULT_TEXT
+    path = _write(tmp_path, DEFAULT_TEXT.replace(old, new, 1))
+    with pytest.raises(GraderError, match=message) as caught:
+        load_rubric(path)
+    assert str(path) in str(caught.value)
+    assert "\n" not in str(caught.value).strip()
+
+
+def test_an_unreadable_rubric_file_is_named(tmp_path):
+    with pytest.raises(GraderError, match="cannot read the rubric file .*missing.toml"):
+        load_rubric(tmp_path / "missing.toml")
+
+
+def test_docs_carry_the_current_option_table():
+    assert reference() in (ROOT / "docs" / "rubric.md").read_text()
