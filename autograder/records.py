@@ -1,0 +1,78 @@
+"""What a batch stores per student: the submission found in the inputs, and its grade on disk.
+
+A :class:`Record` is written as ``DIR/students/<student>/record.json`` the moment a student is
+graded; the grade sheet, the Canvas import and the class summary are all rebuilt from these
+files, which is what makes a batch resumable.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+__all__ = ["Entry", "Record", "STATUS_GRADED", "STATUS_ERROR", "read_record", "write_atomic"]
+
+STATUS_GRADED = "graded"  # the rubric was applied (whatever the score)
+STATUS_ERROR = "error"  # nothing gradable (bad zip, no game.py): zero, with the reason
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One student's submission found in the inputs."""
+
+    student: str  # netid from hw8_<netid>.zip, else the Canvas user id, else the file's name
+    path: Path  # the zip, .py file or folder to grade
+    late: bool = False
+    canvas_id: str | None = None  # Canvas user id, when the name carried one
+    name: str | None = None  # Canvas sortable name, when known
+    note: str = ""  # e.g. which of several submissions was kept
+
+
+@dataclass(frozen=True)
+class Record:
+    """One student's grade, as stored on disk and read back for the outputs."""
+
+    student: str
+    status: str
+    score: float
+    max_score: int
+    criteria: dict[str, float]  # criterion id -> points
+    reason: str = ""  # one line for anything abnormal; "" when grading went normally
+    late: bool = False
+    canvas_id: str | None = None
+    name: str | None = None
+    source: str = ""  # the file graded, as found in the inputs
+    slowest_seconds: float | None = None  # slowest make_move that answered
+    seconds: float = 0.0  # wall time the grading took
+    note: str = ""
+    summaries: dict[str, str] = field(default_factory=dict)  # criterion id -> one-line summary
+
+    def to_json(self) -> str:
+        return json.dumps(asdict(self), indent=2, sort_keys=True) + "\n"
+
+    @classmethod
+    def from_json(cls, text: str) -> Record:
+        data: dict[str, Any] = json.loads(text)
+        return cls(**data)
+
+
+def read_record(path: Path) -> Record | None:
+    """The record in ``path``, or None when it is missing or unreadable (then: grade again)."""
+    try:
+        return Record.from_json(path.read_text("utf-8"))
+    except (OSError, ValueError, TypeError):
+        return None
+
+
+def write_atomic(path: Path, text: str) -> None:
+    """Write ``text`` so that ``path`` holds either the old content or all of the new."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.tmp")
+    with tmp.open("w", encoding="utf-8", newline="\n") as handle:
+        handle.write(text)
+        handle.flush()
+        os.fsync(handle.fileno())
+    tmp.replace(path)
