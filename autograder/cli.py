@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 import tempfile
 from collections.abc import Callable, Sequence
@@ -51,6 +52,113 @@ def _check(args: argparse.Namespace) -> int:
     return 0
 
 
+def _grade(args: argparse.Namespace) -> int:
+    from autograder.batch import write_grades_csv
+    from autograder.canvas import collect, write_canvas_import
+    from autograder.summary import write_summary
+
+    rubric = load_rubric(args.rubric)
+    variant = _variant(args.assignment)
+    out = Path(args.out)
+    cores = os.cpu_count() or 1
+    jobs = args.jobs or cores
+    if jobs < 1:
+        raise GraderError(f"--jobs must be at least 1, got {jobs}")
+    if args.roster and not Path(args.roster).is_file():
+        raise GraderError(f"--roster: {args.roster} is not a file")
+    err = _stderr_console()
+    if jobs > cores:
+        err.print(
+            f"warning: --jobs {jobs} is more than the {cores} cores: moves may time out "
+            "that would not on a quiet machine",
+            markup=False,
+        )
+    with tempfile.TemporaryDirectory(prefix="teeko-intake-") as work:
+        collection = collect([Path(p) for p in args.inputs], Path(work))
+        for problem in collection.problems:
+            err.print(f"skipped: {problem}", markup=False)
+        if not collection.entries:
+            raise GraderError("no submissions found in " + ", ".join(args.inputs))
+        err.print(
+            f"grading {len(collection.entries)} students as {variant.name}, seed {args.seed}, "
+            f"{jobs} at a time, rubric {rubric.source}, into {out}",
+            markup=False,
+        )
+        result = _run_batch(collection.entries, variant, rubric, out, args, jobs, err)
+    write_grades_csv(result.records, out / "grades.csv")
+    written = [out / "grades.csv", *write_summary(result.records, out, rubric.title)]
+    if args.roster:
+        target = out / "canvas_import.csv"
+        for problem in write_canvas_import(result.records, Path(args.roster), target):
+            err.print(f"roster: {problem}", markup=False)
+        written.append(target)
+    for path in written:
+        print(path)
+    if result.interrupted:
+        err.print(
+            f"interrupted: {len(result.records)} students are graded and saved; run the "
+            "same command again to grade the rest",
+            markup=False,
+        )
+        return 130
+    return 0
+
+
+def _stderr_console():  # type: ignore[no-untyped-def]
+    from rich.console import Console
+
+    return Console(stderr=True, highlight=False)
+
+
+def _run_batch(entries, variant, rubric, out, args, jobs, err):  # type: ignore[no-untyped-def]
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeRemainingColumn,
+    )
+
+    from autograder.batch import grade_batch
+
+    columns = (
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("eta"),
+        TimeRemainingColumn(),
+    )
+    with Progress(*columns, console=err, transient=False) as progress:
+        task = progress.add_task("grading", total=None)
+
+        def done(record, count, total):  # type: ignore[no-untyped-def]
+            progress.update(
+                task,
+                completed=count,
+                total=total,
+                description=f"graded {record.student}: {record.score:g}",
+            )
+
+        result = grade_batch(
+            entries,
+            variant,
+            rubric,
+            out,
+            seed=args.seed,
+            jobs=jobs,
+            regrade=args.regrade,
+            on_done=done,
+        )
+    skipped = len(result.records) - result.graded_now
+    if skipped > 0 and not result.interrupted:
+        err.print(
+            f"{skipped} students already had a grade in {out} and were not graded again "
+            "(--regrade grades everyone again)",
+            markup=False,
+        )
+    return result
+
+
 def _variant(name: str):  # type: ignore[no-untyped-def]
     try:
         return find_variant(name)
@@ -83,6 +191,19 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--json", metavar="FILE", help="also write a Gradescope results.json")
     check.add_argument("--markdown", metavar="FILE", help="also write the feedback as Markdown")
     check.set_defaults(run=_check)
+
+    grade = commands.add_parser(
+        "grade", help="grade a class: folders, zips or Canvas's Download Submissions zip"
+    )
+    grade.add_argument("inputs", nargs="+", metavar="INPUT", help="folder, zip or Canvas zip")
+    grade.add_argument("--assignment", "-a", required=True, help=ASSIGNMENT_HELP)
+    grade.add_argument("--out", "-o", required=True, help="folder for grades and feedback")
+    grade.add_argument("--jobs", "-j", type=int, help="submissions at a time (default: cores)")
+    grade.add_argument("--seed", type=int, default=DEFAULT_SEED, help=SEED_HELP)
+    grade.add_argument("--rubric", help=RUBRIC_HELP)
+    grade.add_argument("--regrade", action="store_true", help="grade everyone again")
+    grade.add_argument("--roster", help="Canvas gradebook export: also write canvas_import.csv")
+    grade.set_defaults(run=_grade)
     return parser
 
 

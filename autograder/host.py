@@ -111,7 +111,7 @@ class PlayerProcess:
         self._workdir = tempfile.mkdtemp(prefix="teeko-player-")
         request_read, request_write = os.pipe()
         reply_read, reply_write = os.pipe()
-        settings = {"rlimits": self._rlimits()}
+        settings = {"rlimits": self._rlimits(), "grader": os.getpid()}
         command = [
             sys.executable,
             "-s",
@@ -332,6 +332,12 @@ class PlayerProcess:
         with contextlib.suppress(ProcessLookupError, OSError):
             process.kill()
         self._reap(5.0)
+
+    def abort(self) -> None:
+        """Kill the process group now, from any thread; the call in flight ends as 'exited'."""
+        if self._group is not None:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(self._group, signal.SIGKILL)
 
     def close(self) -> None:
         """End the process and everything in its group, reap it and remove its work folder."""

@@ -8,6 +8,7 @@ the reports read; nothing here decides points.
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -185,14 +186,24 @@ def probe_positions(variant: Variant, seed: int, drop: int, move: int) -> list[P
 
 
 class _Budget:
-    """Counts hard timeouts; past the rubric's allowance the rest are scored without waiting."""
+    """Counts hard timeouts and watches the submission's wall-time cap; past either, the rest
+    of the calls are scored as timeouts without waiting."""
 
-    def __init__(self, allowed: int) -> None:
-        self.allowed, self.used = allowed, 0
+    def __init__(self, allowed: int, deadline: float | None = None) -> None:
+        self.allowed, self.used, self.deadline = allowed, 0, deadline
 
     @property
     def exhausted(self) -> bool:
-        return self.used >= self.allowed
+        out_of_time = self.deadline is not None and time.monotonic() >= self.deadline
+        return self.used >= self.allowed or out_of_time
+
+    def why(self, limits: Limits) -> str:
+        if self.used >= self.allowed:
+            return (
+                f"not run: {self.used} calls already passed the {limits.call_seconds:g} s limit, "
+                "so the rest count as timeouts"
+            )
+        return "not run: grading this submission used up its whole time allowance"
 
     def record(self, reply: Reply) -> None:
         if reply.status is Status.TIMEOUT:
@@ -230,10 +241,7 @@ def _judge(where: str, pos: Position, reply: Reply) -> Call:
 
 
 def _skipped(where: str, pos: Position, limits: Limits, budget: _Budget) -> Call:
-    detail = (
-        f"not run: {budget.used} calls already passed the {limits.call_seconds:g} s limit, "
-        "so the rest count as timeouts"
-    )
+    detail = budget.why(limits)
     return Call(where, pos, Status.TIMEOUT, float("inf"), error=detail)
 
 
@@ -282,16 +290,7 @@ def _play_game(
     notes: list[str] = []
     printed: list[str] = []
     if budget.exhausted:
-        return _lost(
-            number,
-            ai,
-            "not played: too many calls had already timed out",
-            pos,
-            0,
-            calls,
-            notes,
-            printed,
-        )
+        return _lost(number, ai, budget.why(limits), pos, 0, calls, notes, printed)
     with spawn(seed * 1000 + number) as proc:
         for request, doing in (
             (None, "importing game.py"),
@@ -381,13 +380,14 @@ def run_session(
     seed: int,
     spawn: Spawner | None = None,
     label: str | None = None,
+    deadline: float | None = None,
 ) -> Session:
     """Grade-ready records for the ``game.py`` in ``source_dir``: probes first, then the games."""
     make: Spawner = spawn or (
         lambda child_seed: PlayerProcess(source_dir, seed=child_seed, limits=rubric.limits)
     )
     limits = rubric.limits
-    budget = _Budget(rubric.timeouts_before_giving_up)
+    budget = _Budget(rubric.timeouts_before_giving_up, deadline)
     base = Session(label or str(source_dir), variant, seed, rubric)
     probes: list[Call] = []
     import_printed = ""

@@ -34,6 +34,10 @@ OPTIONS: dict[tuple[str, str], tuple[type, str]] = {
         int,
         "after this many timeouts the remaining calls count as timeouts without waiting",
     ),
+    ("limits", "submission_seconds"): (
+        float,
+        "wall time for grading one submission; past it the remaining calls count as timeouts",
+    ),
     ("limits", "memory_mb"): (int, "address space of the submission's process (0: no limit)"),
     ("limits", "file_mb"): (int, "largest file the submission may write"),
     ("limits", "output_chars"): (int, "printed text kept per call as evidence"),
@@ -79,6 +83,7 @@ class Rubric:
     move_probes: int
     limits: Limits
     timeouts_before_giving_up: int
+    submission_seconds: float
     rules: PhasePoints
     state: PhasePoints
     format: PhasePoints
@@ -196,6 +201,7 @@ def load_rubric(path: str | Path | None = None) -> Rubric:
             output_chars=v[("limits", "output_chars")],
         ),
         timeouts_before_giving_up=v[("limits", "timeouts_before_giving_up")],
+        submission_seconds=v[("limits", "submission_seconds")],
         rules=PhasePoints(v[("rules", "drop_points")], v[("rules", "move_points")]),
         state=PhasePoints(v[("state", "drop_points")], v[("state", "move_points")]),
         format=PhasePoints(v[("format", "drop_points")], v[("format", "move_points")]),
