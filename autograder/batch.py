@@ -166,6 +166,7 @@ def _graded_record(entry: Entry, grade: Grade, seconds: float) -> Record:
         source=str(entry.path),
         slowest_seconds=max(answered) if answered else None,
         seconds=seconds,
+        thinking_seconds=sum(answered),
         note=entry.note,
         summaries={c.id: c.summary for c in grade.criteria},
     )

@@ -47,6 +47,7 @@ class Record:
     source: str = ""  # the file graded, as found in the inputs
     slowest_seconds: float | None = None  # slowest make_move that answered
     seconds: float = 0.0  # wall time the grading took
+    thinking_seconds: float = 0.0  # make_move time, as the grader measured it, summed
     note: str = ""
     summaries: dict[str, str] = field(default_factory=dict)  # criterion id -> one-line summary
 
