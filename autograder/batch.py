@@ -78,11 +78,13 @@ class _Processes:
         self._live: set[PlayerProcess] = set()
         self.stopping = threading.Event()
 
-    def spawner(self, source_dir: Path, rubric: Rubric) -> Callable[[int], PlayerProcess]:
+    def spawner(
+        self, source_dir: Path, rubric: Rubric, hidden: tuple[Path, ...]
+    ) -> Callable[[int], PlayerProcess]:
         def spawn(child_seed: int) -> PlayerProcess:
             if self.stopping.is_set():
                 raise _Stopped
-            proc = _TrackedProcess(source_dir, seed=child_seed, limits=rubric.limits)
+            proc = _TrackedProcess(source_dir, seed=child_seed, limits=rubric.limits, hidden=hidden)
             proc.registry = self
             with self._lock:
                 self._live.add(proc)
@@ -179,7 +181,13 @@ def _error_feedback(record: Record) -> tuple[str, str]:
 
 
 def _grade_one(
-    entry: Entry, variant: Variant, rubric: Rubric, seed: int, out: Path, processes: _Processes
+    entry: Entry,
+    variant: Variant,
+    rubric: Rubric,
+    seed: int,
+    out: Path,
+    processes: _Processes,
+    hidden: tuple[Path, ...],
 ) -> Record:
     began = time.monotonic()
     folder = _student_dir(out, entry.student)
@@ -195,7 +203,7 @@ def _grade_one(
                 variant,
                 rubric,
                 student_seed(seed, entry.student),
-                spawn=processes.spawner(submission.source_dir, rubric),
+                spawn=processes.spawner(submission.source_dir, rubric, hidden),
                 label=entry.path.name,
                 deadline=began + rubric.submission_seconds,
             )
@@ -221,8 +229,12 @@ def grade_batch(
     jobs: int,
     regrade: bool = False,
     on_done: Callable[[Record, int, int], None] | None = None,
+    hidden: Sequence[Path] = (),
 ) -> BatchResult:
     """Grade every entry without a record in ``out`` (all of them with ``regrade``).
+
+    ``hidden`` paths (the batch's inputs) are fenced off from submissions where the sandbox
+    can; ``out`` always is.
 
     ``on_done(record, done, total)`` is called in the main thread after each student.
     Ctrl-C stops the workers and their processes; what finished is kept, the rest is not saved.
@@ -236,11 +248,12 @@ def grade_batch(
         else:
             existing[entry.student] = record
     processes = _Processes()
+    fence = (out.resolve(), *(Path(p).resolve() for p in hidden))
     interrupted = False
     done = 0
     with ThreadPoolExecutor(max_workers=max(1, jobs), thread_name_prefix="grader") as pool:
         futures: dict[Future[Record], Entry] = {
-            pool.submit(_grade_one, entry, variant, rubric, seed, out, processes): entry
+            pool.submit(_grade_one, entry, variant, rubric, seed, out, processes, fence): entry
             for entry in pending
         }
         try:

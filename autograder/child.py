@@ -14,9 +14,11 @@ import json
 import os
 import random
 import resource
+import select
 import signal
 import struct
 import sys
+import threading
 import traceback
 import types
 import warnings
@@ -204,20 +206,144 @@ def _limit(which: int, value: int) -> None:
         resource.setrlimit(which, (value, value))
 
 
-def _die_with_grader(grader: int) -> None:
-    """On Linux, be killed when the grader dies (even by kill -9): no child outlives a batch."""
+def _die_with_grader(grader: int, fd_in: int) -> None:
+    """End this process when the grader dies, even by kill -9: no child outlives a batch.
+
+    PR_SET_PDEATHSIG covers a direct child; the watchdog thread covers a child under unshare,
+    whose parent is not the grader: the request pipe hangs up when the grader is gone.
+    """
     with contextlib.suppress(Exception):
         import ctypes
 
         ctypes.CDLL(None).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
-    if os.getppid() != grader:  # the grader died before the request took hold
-        os._exit(1)
+    if os.getppid() not in (grader, 0) and not _namespaced():
+        os._exit(1)  # the grader died before the request took hold
+
+    def watch() -> None:
+        poller = select.poll()
+        poller.register(fd_in, 0)  # hang-ups and errors only, never the data
+        while True:
+            for _, event in poller.poll():
+                if event & (select.POLLHUP | select.POLLERR | select.POLLNVAL):
+                    os._exit(70)
+
+    threading.Thread(target=watch, daemon=True, name="grader-watchdog").start()
+
+
+def _namespaced() -> bool:
+    return os.getpid() == 1
+
+
+_MS_RDONLY, _MS_REMOUNT, _MS_BIND, _MS_NOSUID, _MS_NODEV = 1, 32, 4096, 2, 4
+_MAX_SUBMISSION = 50 << 20
+
+
+def _read_tree(root: str) -> dict[str, bytes]:
+    """The submission's files, read before /tmp (where the grader unpacked them) is hidden."""
+    files: dict[str, bytes] = {}
+    total = 0
+    for folder, dirs, names in os.walk(root):
+        dirs[:] = [d for d in dirs if not d.startswith(".") and d != "__pycache__"]
+        for name in names:
+            path = os.path.join(folder, name)
+            if os.path.islink(path) or not os.path.isfile(path):
+                continue
+            total += os.path.getsize(path)
+            if total > _MAX_SUBMISSION:
+                return files
+            with open(path, "rb") as handle:
+                files[os.path.relpath(path, root)] = handle.read()
+    return files
+
+
+def _mount(libc, source, target, kind, flags, data) -> bool:  # type: ignore[no-untyped-def]
+    encode = lambda text: None if text is None else text.encode()  # noqa: E731
+    return libc.mount(encode(source), encode(target), encode(kind), flags, encode(data)) == 0
+
+
+def _fence_filesystem(hide: list[str], tmp_mb: int) -> None:
+    """In our own mount namespace: everything read-only, a fresh /tmp, the kit's secrets hidden."""
+    import ctypes
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    with open("/proc/self/mountinfo") as handle:
+        points = [line.split()[4] for line in handle]
+    for point in points:
+        if not point.startswith("/proc"):
+            _mount(libc, None, point, None, _MS_REMOUNT | _MS_BIND | _MS_RDONLY, None)
+    if not _mount(
+        libc, "tmpfs", "/tmp", "tmpfs", _MS_NOSUID | _MS_NODEV, f"size={tmp_mb}m,mode=1777"
+    ):
+        raise OSError(ctypes.get_errno(), "cannot mount a private /tmp")
+    for path in hide:
+        if os.path.isdir(path):
+            _mount(
+                libc, "tmpfs", path, "tmpfs", _MS_RDONLY | _MS_NOSUID | _MS_NODEV, "size=4k,mode=0"
+            )
+        elif os.path.exists(path):
+            _mount(libc, "/dev/null", path, None, _MS_BIND, None)
+
+
+def _drop_capabilities() -> None:
+    """Stay uid 0 (to read a Python installed under /root) but keep no privilege at all: no
+    capability now or ever (bounding set emptied, no_new_privs), so no remount, no chown."""
+    import ctypes
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    for capability in range(64):
+        if libc.prctl(24, capability, 0, 0, 0) != 0:  # PR_CAPBSET_DROP; EINVAL past the last
+            break
+
+    class Header(ctypes.Structure):
+        _fields_ = [("version", ctypes.c_uint32), ("pid", ctypes.c_int)]
+
+    class Data(ctypes.Structure):
+        _fields_ = [(name, ctypes.c_uint32) for name in ("effective", "permitted", "inheritable")]
+
+    header, data = Header(0x20080522, 0), (Data * 2)()  # _LINUX_CAPABILITY_VERSION_3
+    if libc.capset(ctypes.byref(header), data) != 0:
+        raise OSError(ctypes.get_errno(), "cannot drop capabilities")
+    libc.prctl(38, 1, 0, 0, 0)  # PR_SET_NO_NEW_PRIVS
+
+
+def _enter_sandbox(source_dir: str, workdir: str, sandbox: dict) -> tuple[str, str]:
+    """Move into the fence the host asked for; returns the new submission and work folders."""
+    files = _read_tree(source_dir)
+    root = workdir
+    if sandbox.get("namespaces"):
+        _fence_filesystem(sandbox.get("hide", []), sandbox.get("tmp_mb", 64))
+        root = "/tmp"
+    submission, work = os.path.join(root, "submission"), os.path.join(root, "work")
+    for relative, data in files.items():
+        path = os.path.join(submission, relative)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "wb") as handle:
+            handle.write(data)
+    os.makedirs(work, exist_ok=True)
+    uid = sandbox.get("uid")
+    if uid is not None:
+        for folder, _, names in os.walk(root):
+            os.chown(folder, uid, uid)
+            for name in names:
+                os.chown(os.path.join(folder, name), uid, uid)
+        os.setgroups([])
+        os.setgid(uid)
+        os.setuid(uid)
+        _limit(resource.RLIMIT_NPROC, sandbox.get("processes", 64))
+    elif sandbox.get("namespaces"):
+        _drop_capabilities()
+    for name in ("HOME", "TMPDIR"):
+        os.environ[name] = work
+    os.chdir(work)
+    return submission, work
 
 
 def main(argv: list[str]) -> None:
     fd_in, fd_out = int(argv[1]), int(argv[2])
     source_dir, seed, settings = argv[3], int(argv[4]), json.loads(argv[5])
-    _die_with_grader(settings.get("grader", os.getppid()))
+    _die_with_grader(settings.get("grader", os.getppid()), fd_in)
+    if settings.get("sandbox"):
+        source_dir, _ = _enter_sandbox(source_dir, os.getcwd(), settings["sandbox"])
     _limit(resource.RLIMIT_CORE, 0)
     for name, value in settings.get("rlimits", {}).items():
         _limit(getattr(resource, name), value)

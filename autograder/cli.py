@@ -41,7 +41,12 @@ def _check(args: argparse.Namespace) -> int:
             f"grading {submission.label} as {variant.name}, seed {args.seed} ...", file=sys.stderr
         )
         session = run_session(
-            submission.source_dir, variant, rubric, args.seed, label=submission.label
+            submission.source_dir,
+            variant,
+            rubric,
+            args.seed,
+            label=submission.label,
+            hidden=tuple(Path(p) for p in [args.rubric] if p),
         )
     grade = score(session, submission.packaging)
     terminal(grade, notes)
@@ -148,6 +153,7 @@ def _run_batch(entries, variant, rubric, out, args, jobs, err):  # type: ignore[
             jobs=jobs,
             regrade=args.regrade,
             on_done=done,
+            hidden=[Path(p) for p in args.inputs],
         )
     skipped = len(result.records) - result.graded_now
     if skipped > 0 and not result.interrupted:

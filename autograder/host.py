@@ -24,6 +24,8 @@ from enum import Enum
 from pathlib import Path
 from typing import Any
 
+from autograder.sandbox import Protections, available, command_prefix, kit_hidden_paths, next_uid
+
 __all__ = ["Limits", "Status", "Reply", "PlayerProcess"]
 
 _CHILD = Path(__file__).with_name("child.py")
@@ -81,12 +83,16 @@ class PlayerProcess:
         limits: Limits,
         spawn: Callable[..., Any] | None = None,
         clock: Callable[[], float] = time.monotonic,
+        protections: Protections | None = None,
+        hidden: tuple[Path, ...] = (),
     ) -> None:
         self.source_dir = Path(source_dir)
         self.seed = seed
         self.limits = limits
         self._spawn = spawn or subprocess.Popen  # looked up now, so tests can patch it
         self._clock = clock
+        self.protections = protections if protections is not None else available()
+        self._hidden = hidden
         self._process: Any = None
         self._group: int | None = None
         self._workdir: str | None = None
@@ -111,8 +117,13 @@ class PlayerProcess:
         self._workdir = tempfile.mkdtemp(prefix="teeko-player-")
         request_read, request_write = os.pipe()
         reply_read, reply_write = os.pipe()
-        settings = {"rlimits": self._rlimits(), "grader": os.getpid()}
+        settings = {
+            "rlimits": self._rlimits(),
+            "grader": os.getpid(),
+            "sandbox": self._sandbox_settings(),
+        }
         command = [
+            *command_prefix(self.protections),
             sys.executable,
             "-s",
             "-P",
@@ -157,6 +168,19 @@ class PlayerProcess:
             return pid if os.getpgid(pid) == pid else None
         except ProcessLookupError:
             return None
+
+    def _sandbox_settings(self) -> dict[str, Any] | None:
+        layers = self.protections
+        if not (layers.namespaces or layers.other_user):
+            return None
+        hidden = [*kit_hidden_paths(), *self._hidden]
+        return {
+            "namespaces": layers.namespaces,
+            "uid": next_uid(layers),
+            "hide": [str(path) for path in hidden],
+            "tmp_mb": self.limits.file_mb,
+            "processes": 64,
+        }
 
     def _rlimits(self) -> dict[str, int]:
         limits = {"RLIMIT_FSIZE": self.limits.file_mb << 20}

@@ -29,6 +29,7 @@ from autograder.rules import (
     start,
     to_board,
 )
+from autograder.sandbox import available
 from autograder.variants import Variant
 
 __all__ = ["Call", "Game", "Session", "run_session", "probe_positions", "decode"]
@@ -87,6 +88,7 @@ class Session:
     games: tuple[Game, ...] = ()
     probes: tuple[Call, ...] = ()
     notes: tuple[str, ...] = field(default_factory=tuple)
+    protections: tuple[str, ...] = ()  # the sandbox layers that were active, for the report
 
     @property
     def calls(self) -> tuple[Call, ...]:
@@ -381,14 +383,19 @@ def run_session(
     spawn: Spawner | None = None,
     label: str | None = None,
     deadline: float | None = None,
+    hidden: tuple[Path, ...] = (),
 ) -> Session:
     """Grade-ready records for the ``game.py`` in ``source_dir``: probes first, then the games."""
-    make: Spawner = spawn or (
-        lambda child_seed: PlayerProcess(source_dir, seed=child_seed, limits=rubric.limits)
-    )
+
+    def make_default(child_seed: int) -> PlayerProcess:
+        return PlayerProcess(source_dir, seed=child_seed, limits=rubric.limits, hidden=hidden)
+
+    make: Spawner = spawn or make_default
     limits = rubric.limits
     budget = _Budget(rubric.timeouts_before_giving_up, deadline)
-    base = Session(label or str(source_dir), variant, seed, rubric)
+    base = Session(
+        label or str(source_dir), variant, seed, rubric, protections=tuple(available().describe())
+    )
     probes: list[Call] = []
     import_printed = ""
     proc: PlayerProcess | None = None

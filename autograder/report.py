@@ -30,6 +30,7 @@ def header_lines(grade: Grade, notes: tuple[str, ...] = ()) -> list[str]:
         f"seed: {session.seed}; {rubric.games} games, {rubric.drop_probes} drop-phase and "
         f"{rubric.move_probes} move-phase probes, ply cap {rubric.ply_cap}",
         f"limits: {limits.call_seconds:g} s per call, {limits.memory_mb} MB memory",
+        *(f"sandbox: {line}" for line in session.protections),
         *notes,
     ]
 

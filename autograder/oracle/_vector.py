@@ -69,7 +69,10 @@ class VectorLayout:
             self.plain.append(np.array(plain, dtype=bool))
             self.centres.append(centres)
         self._rest: dict[tuple[int, int], Array] = {}
+        self._up: dict[tuple[int, int], Array] = {}
         self._ranker_tables(n, m)
+        # Ranks of the mover's squares among the other side's free ones, by direct lookup.
+        self.free_rank = self.rank(np.arange(1 << (n - m), dtype=I32))
 
     # ---- colex ranks ---------------------------------------------------------------------------
 
@@ -139,64 +142,79 @@ class VectorLayout:
         )
 
     def goal(self, size: int, rank: Array, occupied: Array) -> npt.NDArray[np.bool_]:
-        """Whether the set of ``size`` squares with colex rank ``rank`` holds a goal."""
+        """Whether the set of ``size`` squares with colex rank ``rank`` holds a goal, given the
+        occupied squares (``rank`` and ``occupied`` broadcast together)."""
+        rank, occupied = np.broadcast_arrays(rank, occupied)
         held = self.plain[size][rank]
         centres = self.centres[size][rank]
-        return held | ((centres != 0) & ((centres & occupied[:, None]) == 0)).any(axis=1)
+        return held | ((centres != 0) & ((centres & occupied[..., None]) == 0)).any(axis=-1)
 
     def move_counts(self, mover_sq: Array, occupied: Array) -> Array:
-        """The number of slides of the mover's markers to empty neighbours."""
-        free = self.nbr_mask[mover_sq] & ~occupied[:, None]
-        return np.bitwise_count(free).sum(axis=1, dtype=I32)
+        """The number of slides of the mover's markers (last axis) to empty neighbours."""
+        free = self.nbr_mask[mover_sq] & ~occupied[..., None]
+        return np.bitwise_count(free).sum(axis=-1, dtype=I32)
 
     def predecessors(self, idx: Array) -> Array:
         """Indices (within the move phase) of every position with a move into one of ``idx``.
 
         The position ``(X to move, Y)`` arises from ``(Y0 to move, X)`` where ``Y0`` is ``Y``
         with one marker moved back to an empty neighbour. An index appears once per such move;
-        the caller drops those already decided (terminal positions among them).
+        the caller drops those already decided (terminal positions among them). This is the
+        solver's inner loop: call it on a few thousand positions at a time, so that its
+        temporaries stay in the CPU cache (measured 2-3x faster than chunks of 256K).
         """
         k = self.layout.move_phase
         m, n = self.m, self.n
-        stride = self.layout.stride[k]
         x_sq, x_mask, y_sq, y_mask, _ = self.decode(k, idx)
         occupied = x_mask | y_mask | self.bit[self.sentinel]
         x_rank = self.rank(x_mask)
-        rel_y = self.relpos[m][x_rank[:, None] * (n + 1) + y_sq]  # (F, m) among X's free squares
-        rel_bits = self.bit[rel_y]
-        rel_mask = rel_bits.sum(axis=1, dtype=I32)
+        rel_bits = self.bit[self.relpos[m][x_rank[:, None] * (n + 1) + y_sq]]  # Y among X's free
+        # Y without marker j, in X's free squares: (F, m), one row per marker that moved.
+        without = rel_bits.sum(axis=1, dtype=I32)[:, None] ^ rel_bits
         back = self.nbr[y_sq]  # (F, m, 8): where each marker of Y may have come from
-        ok = ((occupied[:, None, None] >> back) & 1) == 0
-        flat = np.flatnonzero(ok)
-        row = flat // (8 * m)
-        source = back.ravel()[flat]
-        xr = x_rank[row]
-        before = (
-            rel_mask[row]
-            ^ rel_bits.ravel()[flat // 8]
-            ^ self.bit[self.relpos[m][xr * (n + 1) + source]]
-        )
-        return xr * stride + self.rank(before)
+        flat = np.flatnonzero(((occupied[:, None, None] >> back) & 1) == 0)
+        slots = 8 * m
+        row = flat >> (slots.bit_length() - 1) if slots & (slots - 1) == 0 else flat // slots
+        x_rank = x_rank[row]
+        source = self.relpos[m][x_rank * (n + 1) + back.ravel()[flat]]
+        before = without.ravel()[flat >> 3] ^ self.bit[source]
+        return x_rank * self.layout.stride[k] + self.free_rank[before]
 
-    def drop_level(self, k: int, idx: Array) -> tuple[Array, Array, Array, Array]:
-        """For indices within drop level ``k``: the colex ranks of the mover's and the other
-        side's sets, the occupied squares, and the indices within level ``k + 1`` after each drop.
+    def up(self, n_free: int, size: int) -> Array:
+        """(C(n_free, size), n_free - size): for each ``size``-subset of range(n_free), by rank,
+        the ranks of the ``size + 1``-subsets made by adding one more number."""
+        key = (n_free, size)
+        if key not in self._up:
+            subsets = self.sq[size][: comb(n_free, size)]
+            masks = self.bit[subsets].sum(axis=1, dtype=I32)
+            self._up[key] = self.rank(masks[:, None] | self.bit[self.rest(n_free, size)])
+        return self._up[key]
 
-        Returns ``(mover_rank, other_rank, occupied, children)``, ``children`` of shape
-        (F, n - k): the mover drops on a free square and the other side is then to move.
+    def block(self, k: int, other_rank: Array) -> tuple[Array, Array, Array, Array]:
+        """The positions of level ``k`` whose other side has the colex ranks ``other_rank``
+        (G of them; each is a contiguous block of ``stride[k]`` indices): the mover's squares
+        (G, P, a), mask (G, P) and rank (G, P), and the occupied squares (G, P)."""
+        a, b = self.layout.sides[k]
+        free = self.free[b].reshape(-1, self.n - b)[other_rank]  # (G, n - b)
+        x_sq = free[:, self.sq[a][: self.layout.stride[k]]]
+        x_mask = self.bit[x_sq].sum(axis=2, dtype=I32)
+        occupied = x_mask | self.mask[b][other_rank][:, None]
+        return x_sq, x_mask, self.rank(x_mask), occupied
+
+    def drop_children(self, k: int, other_rank: Array) -> Array:
+        """For the drop-phase positions at level ``k`` whose other side has the colex ranks
+        ``other_rank`` (G of them): the indices within level ``k + 1`` of every position
+        ``(other side to move, mover + one square)``, shape (G, C(n - b, a + 1)).
+
+        A parent's children are then ``children[g, up(n - b, a)[p]]``: grouping by the other
+        side makes each index of level ``k + 1`` computed once, not once per parent.
         """
         a, b = self.layout.sides[k]
         n = self.n
-        stride = self.layout.stride[k]
-        child_stride = self.layout.stride[k + 1]
-        _, x_mask, y_sq, y_mask, other_rank = self.decode(k, idx)
-        occupied = x_mask | y_mask
-        mover_rank = self.rank(x_mask)
-        rel = idx - other_rank * stride
-        empty = self.free[b][other_rank[:, None] * (n - b) + self.rest(n - b, a)[rel]]  # (F, E)
-        x_after = x_mask[:, None] | self.bit[empty]
-        x_after_rank = self.rank(x_after)  # the other side in the child, of a + 1 markers
-        rel_y = self.relpos[a + 1][x_after_rank[:, :, None] * (n + 1) + y_sq[:, None, :]]
+        free = self.free[b].reshape(-1, n - b)[other_rank]  # (G, n - b)
+        y_sq = self.sq[b][other_rank]
+        after_sq = free[:, self.sq[a + 1][: comb(n - b, a + 1)]]  # (G, C, a + 1)
+        after_rank = self.rank(self.bit[after_sq].sum(axis=2, dtype=I32))
+        rel_y = self.relpos[a + 1][after_rank[:, :, None] * (n + 1) + y_sq[:, None, :]]
         y_rel = self.bit[rel_y].sum(axis=2, dtype=I32)
-        children = x_after_rank * child_stride + self.rank(y_rel)
-        return mover_rank, other_rank, occupied, children
+        return after_rank * self.layout.stride[k + 1] + self.rank(y_rel)

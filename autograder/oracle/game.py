@@ -40,9 +40,9 @@ class Game:
 
     def __post_init__(self) -> None:
         squares = self.size * self.size
-        if not 2 <= self.size or squares > _MAX_SQUARES:
+        if self.size < 2 or squares > _MAX_SQUARES:
             raise ValueError(f"board size {self.size!r} is outside 2..5 for the oracle")
-        if not 1 <= self.markers or 2 * self.markers >= squares:
+        if self.markers < 1 or 2 * self.markers >= squares:
             raise ValueError(
                 f"{self.markers!r} markers a side leave no empty square on a "
                 f"{self.size}x{self.size} board"

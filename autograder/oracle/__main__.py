@@ -1,0 +1,30 @@
+"""``python -m autograder.oracle ACTION`` runs ``autograder oracle ACTION`` on its own."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from autograder.errors import GraderError
+from autograder.oracle.commands import add_oracle_commands
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="autograder")
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    add_oracle_commands(commands)
+    args = parser.parse_args(argv)
+    try:
+        status: int = args.run(args)
+    except GraderError as err:
+        print(f"autograder: {err}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("autograder: interrupted", file=sys.stderr)
+        return 130
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,169 @@
+"""Oracle tables on disk: where they live, how they are written, and how they are checked.
+
+A table file is ``MAGIC``, one line of JSON (the header) and the codes, one signed byte per
+position in :class:`~autograder.oracle.layout.Layout` order. The header holds the format
+version, the game's definition, the level sizes, the payload's SHA-256 and the build figures.
+A build writes a temporary file beside the target and renames it only when complete, so an
+interrupted build never leaves a file that looks finished.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any, BinaryIO
+
+from autograder.errors import GraderError
+from autograder.oracle.game import Game
+from autograder.oracle.layout import Layout
+
+__all__ = [
+    "ENV_VAR",
+    "FORMAT",
+    "OracleError",
+    "cache_dir",
+    "cache_path",
+    "write_table",
+    "read_table",
+]
+
+ENV_VAR = "TEEKO_ORACLE_CACHE"
+FORMAT = 1  # bump when the layout or the value encoding changes
+MAGIC = b"teeko-oracle\n"
+_HEADER_LIMIT = 1 << 20
+
+
+class OracleError(GraderError):
+    """No usable table: missing, damaged, or built for other rules; the message says which."""
+
+
+def cache_dir() -> Path:
+    """``$TEEKO_ORACLE_CACHE``, else ``$XDG_CACHE_HOME/teeko-autograder``, else
+    ``~/.cache/teeko-autograder``."""
+    if os.environ.get(ENV_VAR):
+        return Path(os.environ[ENV_VAR])
+    base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
+    return Path(base) / "teeko-autograder"
+
+
+def cache_path(name: str) -> Path:
+    """The table file of the game or variant called ``name``."""
+    return cache_dir() / f"{name}.oracle"
+
+
+def _rebuild(game: Game) -> str:
+    return f"rebuild it with `autograder oracle build --variant {game.name}`"
+
+
+def write_table(path: Path, game: Game, table: memoryview, stats: dict[str, Any]) -> Iterator[int]:
+    """Write ``table`` (the codes, as bytes) to ``path`` atomically, yielding bytes written.
+
+    :raises OracleError: when the folder cannot be created or written.
+    """
+    layout = Layout(game)
+    data = table.cast("B")
+    if len(data) != layout.total:
+        raise ValueError(f"{len(data)} codes for a table of {layout.total}")
+    header = {
+        "format": FORMAT,
+        "encoding": "int8 per position, side to move: 0 draw, +n win, -n loss in n - 1 plies",
+        "game": game.definition(),
+        "levels": layout.sizes,
+        "sha256": hashlib.sha256(data).hexdigest(),
+        "stats": stats,
+    }
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        raise OracleError(
+            f"cannot create the oracle folder {path.parent}: {err.strerror}"
+        ) from None
+    _remove_stale(path)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        with open(tmp, "wb") as out:
+            out.write(MAGIC)
+            out.write(json.dumps(header, sort_keys=True).encode() + b"\n")
+            step = 1 << 24
+            for start in range(0, len(data), step):
+                out.write(data[start : start + step])
+                yield min(len(data), start + step)
+            out.flush()
+            os.fsync(out.fileno())
+        os.replace(tmp, path)
+    except OSError as err:
+        raise OracleError(f"cannot write the oracle table {path}: {err.strerror}") from None
+    finally:
+        with contextlib.suppress(FileNotFoundError):
+            tmp.unlink()
+
+
+def _remove_stale(path: Path) -> None:
+    """Delete temporary files of earlier builds of ``path`` whose process is gone."""
+    for old in path.parent.glob(f".{path.name}.*.tmp"):
+        pid = old.name.removeprefix(f".{path.name}.").removesuffix(".tmp")
+        if pid.isdigit() and not _alive(int(pid)):
+            with contextlib.suppress(OSError):
+                old.unlink()
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True
+    return True
+
+
+def read_table(path: Path, game: Game) -> tuple[bytes, dict[str, Any]]:
+    """The codes stored in ``path`` for ``game``, checked, and the file's header.
+
+    :raises OracleError: in one sentence, when the file is missing, damaged, of another format
+        or built for a different definition of the game.
+    """
+    try:
+        with open(path, "rb") as source:
+            header = _header(source, path, game)
+            payload = source.read()
+    except FileNotFoundError:
+        raise OracleError(
+            f"there is no oracle table for {game.name!r} at {path}; build it with "
+            f"`autograder oracle build --variant {game.name}` (about a minute)"
+        ) from None
+    except OSError as err:
+        raise OracleError(f"cannot read the oracle table {path}: {err.strerror}") from None
+    if len(payload) != sum(header["levels"]) or hashlib.sha256(payload).hexdigest() != header.get(
+        "sha256"
+    ):
+        raise OracleError(f"{path} is damaged (its checksum does not match); {_rebuild(game)}")
+    return payload, header
+
+
+def _header(source: BinaryIO, path: Path, game: Game) -> dict[str, Any]:
+    if source.read(len(MAGIC)) != MAGIC:
+        raise OracleError(f"{path} is not an oracle table; delete it or {_rebuild(game)}")
+    line = source.readline(_HEADER_LIMIT)
+    try:
+        header = json.loads(line)
+        version = header["format"]
+    except (ValueError, KeyError, TypeError):
+        raise OracleError(f"{path} has a damaged header; {_rebuild(game)}") from None
+    if version != FORMAT:
+        raise OracleError(
+            f"{path} is in oracle format {version!r} but this kit reads format {FORMAT}; "
+            f"{_rebuild(game)}"
+        )
+    if header.get("game") != game.definition():
+        raise OracleError(
+            f"{path} was built for a different definition of {game.name!r} (board, markers or "
+            f"goals differ from this kit's); {_rebuild(game)}"
+        )
+    if header.get("levels") != Layout(game).sizes:
+        raise OracleError(f"{path} has a table of the wrong shape; {_rebuild(game)}")
+    return header

@@ -1,0 +1,204 @@
+"""Build and load a variant's table; ask it for the value of a position and of each move.
+
+>>> oracle = load("teeko")                                          # doctest: +SKIP
+>>> oracle.value(start(find_variant("teeko")))                      # doctest: +SKIP
+Verdict(value='draw', plies=None)
+
+Lookups are pure Python over the loaded bytes (numpy is only needed to build).
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Iterator
+from dataclasses import replace
+from pathlib import Path
+from typing import Any, Protocol
+
+from autograder.oracle.cache import OracleError, cache_path, read_table, write_table
+from autograder.oracle.codes import Verdict, parent_code, verdict
+from autograder.oracle.game import Game, game_for
+from autograder.oracle.layout import Layout
+from autograder.rules import BLACK, Move
+from autograder.variants import UnknownVariantError, Variant, find_variant
+
+__all__ = ["Oracle", "load", "build", "resolve_game", "preference"]
+
+
+class _Position(Protocol):
+    """What the oracle reads from a position: the engine's ``Position`` has it."""
+
+    @property
+    def black(self) -> int: ...
+    @property
+    def red(self) -> int: ...
+    @property
+    def turn(self) -> str: ...
+
+
+def resolve_game(variant: Variant | Game | str) -> Game:
+    """The game of a variant, a variant name or a game.
+
+    :raises OracleError: naming the known variants when the name is unknown.
+    """
+    if isinstance(variant, Game):
+        return variant
+    if isinstance(variant, str):
+        try:
+            variant = find_variant(variant)
+        except UnknownVariantError as err:
+            raise OracleError(str(err)) from None
+    return game_for(variant)
+
+
+def preference(code: int) -> int:
+    """A key that sorts codes from worst to best for the side to move: a quick loss, a slow
+    loss, a draw, a slow win, a quick win."""
+    if code > 0:
+        return 256 - code
+    if code < 0:
+        return -256 - code
+    return 0
+
+
+class Oracle:
+    """The solved table of one game: values of positions and of moves, with best play."""
+
+    def __init__(self, game: Game, codes: bytes, header: dict[str, Any] | None = None) -> None:
+        self.game = game
+        self.layout = Layout(game)
+        if len(codes) != self.layout.total:
+            raise ValueError(f"{len(codes)} codes for a table of {self.layout.total}")
+        self.header = header or {}
+        self.stats: dict[str, Any] = self.header.get("stats", {})
+        self._codes = memoryview(codes).cast("b")
+        # Local copies for the hot path of code(): attribute lookups cost a third of it.
+        self._rank = self.layout.rank
+        self._sides = self.layout.sides
+        self._stride = self.layout.stride
+        self._offsets = self.layout.offsets
+
+    def code(self, black: int, red: int, turn: str) -> int:
+        """The table byte of a position given as masks (see :mod:`autograder.oracle.codes`).
+
+        :raises OracleError: when the marker counts are not those of a position of the game.
+        """
+        mover, other = (black, red) if turn == BLACK else (red, black)
+        try:
+            return self._code(mover, other)
+        except IndexError:
+            raise OracleError(
+                f"the oracle has no position with {black.bit_count()} black and "
+                f"{red.bit_count()} red markers and {turn!r} to move"
+            ) from None
+
+    def _code(self, mover: int, other: int) -> int:
+        k = (mover | other).bit_count()
+        a, b = self._sides[k]
+        if mover.bit_count() != a or other.bit_count() != b or mover & other:
+            raise IndexError(k)
+        rel = 0
+        bits = mover
+        while bits:
+            low = bits & -bits
+            rel |= 1 << (low.bit_length() - 1 - (other & (low - 1)).bit_count())
+            bits ^= low
+        rank = self._rank
+        return self._codes[self._offsets[k] + rank[other] * self._stride[k] + rank[rel]]
+
+    def value(self, position: _Position) -> Verdict:
+        """Win, draw or loss for the side to move, and the plies to the end with best play.
+
+        A finished game (a side holds a goal) is worth ``Verdict('win' or 'loss', 0)``.
+
+        :raises OracleError: when the marker counts are not those of a position of the game.
+        """
+        return verdict(self.code(position.black, position.red, position.turn))
+
+    def move_values(self, position: _Position) -> list[tuple[Move, Verdict]]:
+        """Every legal move, in the engine's order, with its value for the side making it.
+
+        A finished game has no moves to rate: the list is empty, as it is for a side with no
+        legal move.
+        """
+        black, red, turn = position.black, position.red, position.turn
+        own, theirs = (black, red) if turn == BLACK else (red, black)
+        occupied = own | theirs
+        game = self.game
+        if game.has_goal(own, occupied) or game.has_goal(theirs, occupied):
+            return []
+        empty = ~occupied & ((1 << game.squares) - 1)
+        moves: list[tuple[Move, int]] = []
+        if own.bit_count() < game.markers:
+            for to in _squares(empty):
+                moves.append((Move(to), own | 1 << to))
+        else:
+            for source in _squares(own):
+                for to in _squares(game.neighbours[source] & empty):
+                    moves.append((Move(to, source), own & ~(1 << source) | 1 << to))
+        return [(move, verdict(parent_code(self._code(theirs, after)))) for move, after in moves]
+
+    def best_moves(self, position: _Position) -> list[Move]:
+        """The moves that keep the value of ``position`` (quickest win, slowest loss), in the
+        engine's order; empty when the game is over."""
+        rated = [(move, _code_of(v)) for move, v in self.move_values(position)]
+        if not rated:
+            return []
+        top = max(preference(code) for _, code in rated)
+        return [move for move, code in rated if preference(code) == top]
+
+
+def _code_of(v: Verdict) -> int:
+    if v.plies is None:
+        return 0
+    return v.plies + 1 if v.value == "win" else -(v.plies + 1)
+
+
+def _squares(mask: int) -> Iterator[int]:
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+def load(variant: Variant | Game | str, path: Path | None = None) -> Oracle:
+    """The oracle of ``variant`` from its cache file (default: :func:`cache_path`).
+
+    :raises OracleError: when the file is missing, damaged or built for other rules.
+    """
+    game = resolve_game(variant)
+    payload, header = read_table(path or cache_path(game.name), game)
+    return Oracle(game, payload, header)
+
+
+def build(variant: Variant | Game | str, path: Path | None = None) -> Iterator[Any]:
+    """Solve ``variant`` and save its table, yielding :class:`~autograder.oracle.solver.Progress`.
+
+    Nothing is saved unless the generator runs to its end; closing it early stops the build.
+    Needs numpy (the ``oracle`` extra).
+
+    :raises OracleError: when numpy is missing or the table cannot be written.
+    """
+    game = resolve_game(variant)
+    try:
+        from autograder.oracle.solver import Progress, Solver, fraction
+    except ImportError as err:
+        raise OracleError(
+            f"building the oracle needs numpy ({err}); install the kit with its oracle extra: "
+            "pip install 'teeko-autograder[oracle]'"
+        ) from None
+    target = path or cache_path(game.name)
+    solver = Solver(game)
+    last = None
+    for report in solver.run():
+        last = report
+        yield report
+    assert last is not None
+    total = solver.table.nbytes
+    with contextlib.closing(write_table(target, game, memoryview(solver.table), solver.stats)) as w:
+        for written in w:
+            share = written / total
+            yield Progress("write", written, total, str(target), fraction("write", share))
+    yield replace(
+        last, stage="done", done=1, total=1, detail=str(target), fraction=1.0, stats=solver.stats
+    )
