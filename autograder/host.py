@@ -173,7 +173,12 @@ class PlayerProcess:
         layers = self.protections
         if not (layers.namespaces or layers.other_user):
             return None
-        hidden = [*kit_hidden_paths(), *self._hidden]
+        needed = [Path(sys.prefix), Path(sys.base_prefix), _CHILD.parent]
+        hidden = [
+            path
+            for path in (*kit_hidden_paths(), *self._hidden)
+            if not any(p == path or path in p.parents for p in needed)  # never hide Python
+        ]
         return {
             "namespaces": layers.namespaces,
             "uid": next_uid(layers),
