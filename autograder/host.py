@@ -173,11 +173,11 @@ class PlayerProcess:
         layers = self.protections
         if not (layers.namespaces or layers.other_user):
             return None
-        needed = [Path(sys.prefix), Path(sys.base_prefix), _CHILD.parent]
+        needed = [Path(p).resolve() for p in (sys.prefix, sys.base_prefix, _CHILD.parent)]
         hidden = [
             path
-            for path in (*kit_hidden_paths(), *self._hidden)
-            if not any(p == path or path in p.parents for p in needed)  # never hide Python
+            for path in (Path(p).resolve() for p in (*kit_hidden_paths(), *self._hidden))
+            if not any(n == path or path in n.parents for n in needed)  # never hide Python
         ]
         return {
             "namespaces": layers.namespaces,
