@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -32,7 +32,18 @@ from autograder.rules import (
 from autograder.sandbox import available
 from autograder.variants import Variant
 
-__all__ = ["Call", "Game", "Session", "run_session", "probe_positions", "decode"]
+__all__ = [
+    "Call",
+    "Game",
+    "Session",
+    "Opponent",
+    "run_session",
+    "play_game",
+    "ask_positions",
+    "random_opponent",
+    "probe_positions",
+    "decode",
+]
 
 # ---- records ----------------------------------------------------------------------------------
 
@@ -280,13 +291,35 @@ def _lost(
     )
 
 
-def _play_game(
-    spawn: Spawner, variant: Variant, number: int, seed: int, rubric: Rubric, budget: _Budget
+Opponent = Callable[[Position, random.Random], Move]
+
+
+def random_opponent(pos: Position, rng: random.Random) -> Move:
+    """The course's random player: a uniformly random legal move."""
+    return rng.choice(list(legal_moves(pos)))
+
+
+def play_game(
+    spawn: Spawner,
+    variant: Variant,
+    number: int,
+    seed: int,
+    rubric: Rubric,
+    budget: _Budget,
+    opponent: Opponent = random_opponent,
+    opponent_name: str = "the random player",
+    label: str = "game",
 ) -> Game:
-    """One game from the empty board against the seeded random player, AI colour by ``number``."""
+    """One game from the empty board against ``opponent``, the AI black when ``number`` is odd.
+
+    The opponent's generator is seeded from ``seed``, ``label`` and ``number`` and lives here,
+    never in the submission's process.
+    """
     ai = "b" if number % 2 == 1 else "r"
     limits = rubric.limits
-    rng = random.Random(f"opponent:{seed}:{number}")
+    rng = random.Random(
+        f"opponent:{seed}:{number}" if label == "game" else f"{label}:{seed}:{number}"
+    )
     pos, plies = start(variant), 0
     calls: list[Call] = []
     notes: list[str] = []
@@ -310,7 +343,7 @@ def _play_game(
         opp: list[tuple[int, int]] | None = None
         while (end := outcome(pos, plies, rubric.ply_cap)) is None:
             if pos.turn != ai:
-                move = rng.choice(list(legal_moves(pos)))
+                move = opponent(pos, rng)
                 opp = move.student()
             else:
                 sync = proc.request(
@@ -322,7 +355,7 @@ def _play_game(
                 if not sync.ok:
                     return _lost(number, ai, sync.detail, pos, plies, calls, notes, printed)
                 notes.extend(f"before ply {plies + 1}: {n}" for n in sync.data.get("notes", []))
-                where = f"game {number} (you played {_colour(ai)}), move {len(calls) + 1}"
+                where = f"{label} {number} (you played {_colour(ai)}), move {len(calls) + 1}"
                 call = _ask(proc, where, pos, limits, budget)
                 calls.append(call)
                 if call.move is None:
@@ -336,7 +369,7 @@ def _play_game(
     elif end.winner == ai:
         result, reason = "win", f"you completed a goal on ply {plies}"
     else:
-        result, reason = "loss", f"the random player had a goal on ply {plies}"
+        result, reason = "loss", f"{opponent_name} had a goal on ply {plies}"
     return Game(
         number, ai, result, reason, plies, pos, tuple(calls), tuple(notes), "".join(printed)
     )
@@ -375,6 +408,71 @@ def _load_problem(reply: Reply, variant: Variant, limits: Limits) -> str:
     return f"{reply.detail}; game.py must import without ending the program"
 
 
+def ask_positions(
+    make: Spawner,
+    variant: Variant,
+    positions: Sequence[Position],
+    limits: Limits,
+    budget: _Budget,
+    seed: int,
+    label: str = "probe",
+) -> tuple[list[Call], str | None, str]:
+    """A ``make_move`` call on each position, a fresh player object for each, in one process
+    while it lives (a killed one is replaced).
+
+    Returns the calls, why the submission could not start (None when it could) and what it
+    printed while being imported.
+    """
+    calls: list[Call] = []
+    import_printed = ""
+    proc: PlayerProcess | None = None
+    try:
+        for index, pos in enumerate(positions, 1):
+            phase = "drop" if is_drop_phase(pos) else "move"
+            where = f"{label} {index} ({phase} phase, you play {_colour(pos.turn)})"
+            if budget.exhausted:
+                calls.append(_skipped(where, pos, limits, budget))
+                continue
+            if proc is None or proc.dead is not None:
+                if proc is not None:
+                    proc.close()
+                proc = make(seed + index)
+                reply = proc.start()
+                if not reply.ok:
+                    return calls, _load_problem(reply, variant, limits), reply.printed
+                if index == 1:
+                    import_printed = reply.printed
+            request = {
+                "op": "new",
+                "cls": variant.player_class,
+                "piece": pos.turn,
+                "board": to_board(pos),
+            }
+            reply = proc.request(request, limits.import_seconds, f"{variant.player_class}()")
+            if reply.data.get("kind") == "class":
+                return calls, _load_problem(reply, variant, limits), import_printed
+            budget.record(reply)
+            if not reply.ok:
+                failed = Call(
+                    where,
+                    pos,
+                    reply.status,
+                    reply.seconds,
+                    printed=reply.printed,
+                    error=reply.detail,
+                )
+                calls.append(failed)
+                continue
+            call = _ask(proc, where, pos, limits, budget)
+            if reply.printed:
+                call = replace(call, printed=reply.printed + call.printed)
+            calls.append(call)
+    finally:
+        if proc is not None:
+            proc.close()
+    return calls, None, import_printed
+
+
 def run_session(
     source_dir: Path,
     variant: Variant,
@@ -396,64 +494,14 @@ def run_session(
     base = Session(
         label or str(source_dir), variant, seed, rubric, protections=tuple(available().describe())
     )
-    probes: list[Call] = []
-    import_printed = ""
-    proc: PlayerProcess | None = None
     positions = probe_positions(variant, seed, rubric.drop_probes, rubric.move_probes)
-    try:
-        for index, pos in enumerate(positions, 1):
-            where = (
-                f"probe {index} ({'drop' if is_drop_phase(pos) else 'move'} phase, "
-                f"you play {_colour(pos.turn)})"
-            )
-            if budget.exhausted:
-                probes.append(_skipped(where, pos, limits, budget))
-                continue
-            if proc is None or proc.dead is not None:
-                if proc is not None:
-                    proc.close()
-                proc = make(seed + index)
-                reply = proc.start()
-                if not reply.ok:
-                    problem = _load_problem(reply, variant, limits)
-                    return replace(base, load_error=problem, import_printed=reply.printed)
-                if index == 1:
-                    import_printed = reply.printed
-            request = {
-                "op": "new",
-                "cls": variant.player_class,
-                "piece": pos.turn,
-                "board": to_board(pos),
-            }
-            reply = proc.request(request, limits.import_seconds, f"{variant.player_class}()")
-            if reply.data.get("kind") == "class":
-                return replace(
-                    base,
-                    load_error=_load_problem(reply, variant, limits),
-                    import_printed=import_printed,
-                )
-            budget.record(reply)
-            if not reply.ok:
-                probes.append(
-                    Call(
-                        where,
-                        pos,
-                        reply.status,
-                        reply.seconds,
-                        printed=reply.printed,
-                        error=reply.detail,
-                    )
-                )
-                continue
-            call = _ask(proc, where, pos, limits, budget)
-            if reply.printed:
-                call = replace(call, printed=reply.printed + call.printed)
-            probes.append(call)
-    finally:
-        if proc is not None:
-            proc.close()
+    probes, load_error, import_printed = ask_positions(
+        make, variant, positions, limits, budget, seed
+    )
+    if load_error is not None:
+        return replace(base, load_error=load_error, import_printed=import_printed)
     games = tuple(
-        _play_game(make, variant, number, seed, rubric, budget)
+        play_game(make, variant, number, seed, rubric, budget)
         for number in range(1, rubric.games + 1)
     )
     return replace(base, import_printed=import_printed, games=games, probes=tuple(probes))
