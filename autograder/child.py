@@ -180,6 +180,11 @@ class Runner:
                 player.board = copy.deepcopy(expected)
         return {"ok": True, "notes": notes}
 
+    def challenge(self) -> dict:
+        """Whether the player opts in to games against the strongest opponent (KIT_SPEC §3)."""
+        ask = getattr(self.player, "run_challenge_test", None)
+        return {"ok": True, "opted_in": callable(ask) and ask() is True}
+
     def move(self) -> dict:
         player = self.player
         state = player.board
@@ -355,7 +360,12 @@ def main(argv: list[str]) -> None:
     _send(fd_out, reply)
     if not reply["ok"]:
         return
-    handlers = {"new": runner.new, "sync": runner.sync, "move": lambda _request: runner.move()}
+    handlers = {
+        "new": runner.new,
+        "sync": runner.sync,
+        "move": lambda _request: runner.move(),
+        "challenge": lambda _request: runner.challenge(),
+    }
     while True:
         try:
             request = _receive(fd_in)

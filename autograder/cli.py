@@ -9,13 +9,15 @@ import os
 import sys
 import tempfile
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from pathlib import Path
 
 from autograder.errors import GraderError
+from autograder.extras import run_extras
 from autograder.intake import infer_variant, open_submission
-from autograder.referee import run_session
+from autograder.referee import default_spawner, run_session
 from autograder.report import markdown, results_json, terminal
-from autograder.rubric import load_rubric
+from autograder.rubric import ExtraOptions, load_rubric
 from autograder.scoring import score
 from autograder.variants import UnknownVariantError, find_variant
 
@@ -37,6 +39,7 @@ def _check(args: argparse.Namespace) -> int:
         else:
             variant, how = infer_variant(submission.source_dir)
             notes = (how,)
+        hidden = tuple(Path(p) for p in [args.rubric] if p)
         print(
             f"grading {submission.label} as {variant.name}, seed {args.seed} ...", file=sys.stderr
         )
@@ -46,15 +49,31 @@ def _check(args: argparse.Namespace) -> int:
             rubric,
             args.seed,
             label=submission.label,
-            hidden=tuple(Path(p) for p in [args.rubric] if p),
+            hidden=hidden,
         )
+        extras = None
+        options = _extra_options(rubric.extras, args)
+        if options.any and session.load_error is None:
+            spawn = default_spawner(submission.source_dir, rubric, hidden)
+            extras = run_extras(spawn, variant, rubric, args.seed, session.probes, options)
     grade = score(session, submission.packaging)
-    terminal(grade, notes)
+    terminal(grade, notes, extras=extras)
     if args.json:
-        _write(Path(args.json), json.dumps(results_json(grade, notes), indent=2) + "\n")
+        _write(Path(args.json), json.dumps(results_json(grade, notes, extras), indent=2) + "\n")
     if args.markdown:
-        _write(Path(args.markdown), markdown(grade, notes))
+        _write(Path(args.markdown), markdown(grade, notes, extras))
     return 0
+
+
+def _extra_options(options: ExtraOptions, args: argparse.Namespace) -> ExtraOptions:
+    """The rubric's [extras], with the command line's switches turned on over them."""
+    return replace(
+        options,
+        ladder_games=max(options.ladder_games, 2 if args.ladder else 0),
+        move_quality=options.move_quality or args.move_quality,
+        puzzles=args.puzzles if args.puzzles is not None else options.puzzles,
+        challenge_games=max(options.challenge_games, 2 if args.challenge else 0),
+    )
 
 
 def _grade(args: argparse.Namespace) -> int:
@@ -196,6 +215,17 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--rubric", help=RUBRIC_HELP)
     check.add_argument("--json", metavar="FILE", help="also write a Gradescope results.json")
     check.add_argument("--markdown", metavar="FILE", help="also write the feedback as Markdown")
+    extras = check.add_argument_group(
+        "beyond the rubric (no points; perfect play needs the oracle)"
+    )
+    extras.add_argument("--ladder", action="store_true", help="play random→greedy→minimax→perfect")
+    extras.add_argument(
+        "--move-quality", action="store_true", help="rate each probe move against perfect play"
+    )
+    extras.add_argument("--puzzles", type=int, metavar="N", help="N puzzles of each kind")
+    extras.add_argument(
+        "--challenge", action="store_true", help="games vs perfect play if run_challenge_test()"
+    )
     check.set_defaults(run=_check)
 
     grade = commands.add_parser(

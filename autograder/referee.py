@@ -40,6 +40,9 @@ __all__ = [
     "run_session",
     "play_game",
     "ask_positions",
+    "make_budget",
+    "default_spawner",
+    "Spawner",
     "random_opponent",
     "probe_positions",
     "decode",
@@ -408,6 +411,11 @@ def _load_problem(reply: Reply, variant: Variant, limits: Limits) -> str:
     return f"{reply.detail}; game.py must import without ending the program"
 
 
+def make_budget(rubric: Rubric, deadline: float | None = None) -> _Budget:
+    """The timeout allowance of one submission's grading, shared by all its calls."""
+    return _Budget(rubric.timeouts_before_giving_up, deadline)
+
+
 def ask_positions(
     make: Spawner,
     variant: Variant,
@@ -473,6 +481,15 @@ def ask_positions(
     return calls, None, import_printed
 
 
+def default_spawner(source_dir: Path, rubric: Rubric, hidden: tuple[Path, ...] = ()) -> Spawner:
+    """Processes for the ``game.py`` in ``source_dir`` under the rubric's limits."""
+
+    def spawn(child_seed: int) -> PlayerProcess:
+        return PlayerProcess(source_dir, seed=child_seed, limits=rubric.limits, hidden=hidden)
+
+    return spawn
+
+
 def run_session(
     source_dir: Path,
     variant: Variant,
@@ -485,12 +502,9 @@ def run_session(
 ) -> Session:
     """Grade-ready records for the ``game.py`` in ``source_dir``: probes first, then the games."""
 
-    def make_default(child_seed: int) -> PlayerProcess:
-        return PlayerProcess(source_dir, seed=child_seed, limits=rubric.limits, hidden=hidden)
-
-    make: Spawner = spawn or make_default
+    make = spawn or default_spawner(source_dir, rubric, hidden)
     limits = rubric.limits
-    budget = _Budget(rubric.timeouts_before_giving_up, deadline)
+    budget = make_budget(rubric, deadline)
     base = Session(
         label or str(source_dir), variant, seed, rubric, protections=tuple(available().describe())
     )

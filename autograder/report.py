@@ -9,7 +9,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from autograder.scoring import Criterion, Evidence, Grade
+from autograder.extras import PUZZLE_KINDS, Extras, Judged
+from autograder.rules import render
+from autograder.scoring import EVIDENCE_SHOWN, Criterion, Evidence, Grade
 
 __all__ = ["header_lines", "evidence_text", "terminal", "markdown", "results_json", "RENDERERS"]
 
@@ -45,6 +47,75 @@ def evidence_text(item: Evidence) -> str:
     return "\n".join(lines)
 
 
+def _worth(value: tuple[str, int | None]) -> str:
+    kind, plies = value
+    if kind == "draw":
+        return "a draw"
+    return f"a {kind} in {plies} plies" if kind != "win" else f"a win in {plies} plies"
+
+
+def _quality_evidence(judged: Judged) -> Evidence:
+    problem = (
+        f"the position was {_worth(judged.before)} for you; after this move it is "
+        f"{_worth(judged.after)}"
+    )
+    return Evidence(judged.call.where, problem, render(judged.call.position), judged.call.returned)
+
+
+def extras_sections(extras: Extras | None) -> list[tuple[str, str, list[Evidence]]]:
+    """(id, summary, evidence) for each extra that ran; the same text in every format."""
+    if extras is None:
+        return []
+    sections: list[tuple[str, str, list[Evidence]]] = []
+    if extras.notes:
+        sections.append(("notes", "; ".join(extras.notes), []))
+    if extras.ladder:
+        rungs = ", ".join(
+            f"{r.name}: {r.count('win')} won, {r.count('draw')} drawn, {r.count('loss')} lost"
+            for r in extras.ladder
+        )
+        lost = [
+            Evidence(f"{r.name} game {g.number}", g.reason, render(g.final))
+            for r in extras.ladder
+            for g in r.games
+            if g.result == "loss"
+        ]
+        sections.append(("ladder", rungs, lost[:EVIDENCE_SHOWN]))
+    if extras.quality:
+        kept = sum(j.loss_of_value == 0 for j in extras.quality)
+        worst = sorted(
+            (j for j in extras.quality if j.loss_of_value), key=lambda j: -j.loss_of_value
+        )
+        summary = f"kept the position's true value in {kept} of {len(extras.quality)} probe moves"
+        sections.append(("move-quality", summary, [_quality_evidence(j) for j in worst[:3]]))
+    if extras.puzzles:
+        parts = []
+        for kind in PUZZLE_KINDS:
+            mine = [p for p in extras.puzzles if p.kind == kind]
+            if mine:
+                parts.append(f"{kind}: {sum(p.solved for p in mine)} of {len(mine)} solved")
+        missed = [
+            Evidence(
+                p.call.where,
+                f"{p.kind} ({PUZZLE_KINDS[p.kind]}), not solved: "
+                f"{p.call.error or p.call.illegal or 'the move misses it'}",
+                render(p.call.position),
+                p.call.returned,
+            )
+            for p in extras.puzzles
+            if not p.solved and p.kind in PUZZLE_KINDS
+        ]
+        sections.append(("puzzles", "; ".join(parts), missed[:EVIDENCE_SHOWN]))
+    if extras.challenge_opted_in is not None:
+        if not extras.challenge_opted_in:
+            summary = "run_challenge_test() did not return True: no challenge games"
+        else:
+            results = ", ".join(f"game {g.number} {g.result}" for g in extras.challenge)
+            summary = f"against the perfect player: {results}"
+        sections.append(("challenge", summary, []))
+    return sections
+
+
 def _criterion_text(criterion: Criterion) -> str:
     lines = [criterion.summary]
     lines.extend(evidence_text(e) for e in criterion.evidence)
@@ -55,7 +126,9 @@ def _drift(grade: Grade) -> list[str]:
     return [f"game {g.number}, {note}" for g in grade.session.games for note in g.notes]
 
 
-def terminal(grade: Grade, notes: tuple[str, ...] = (), console: Any = None) -> None:
+def terminal(
+    grade: Grade, notes: tuple[str, ...] = (), console: Any = None, extras: Extras | None = None
+) -> None:
     """Print the report on ``console`` (a rich Console; standard output by default)."""
     from rich.console import Console
     from rich.panel import Panel
@@ -86,9 +159,14 @@ def terminal(grade: Grade, notes: tuple[str, ...] = (), console: Any = None) -> 
         console.rule("your board drifted from the referee's")
         for line in drift:
             console.print(line, markup=False, highlight=False, soft_wrap=True)
+    for ident, summary, evidence in extras_sections(extras):
+        console.rule(f"beyond the rubric, no points: {ident}")
+        console.print(summary, markup=False, highlight=False, soft_wrap=True)
+        for item in evidence:
+            console.print(evidence_text(item), markup=False, highlight=False, soft_wrap=True)
 
 
-def markdown(grade: Grade, notes: tuple[str, ...] = ()) -> str:
+def markdown(grade: Grade, notes: tuple[str, ...] = (), extras: Extras | None = None) -> str:
     """Student feedback as Markdown, boards in code blocks."""
     out = ["# Teeko autograder feedback", ""]
     out += [f"- {line}" for line in header_lines(grade, notes)]
@@ -105,10 +183,16 @@ def markdown(grade: Grade, notes: tuple[str, ...] = ()) -> str:
     drift = _drift(grade)
     if drift:
         out += ["", "## Your board drifted from the referee's", ""] + [f"- {d}" for d in drift]
+    for ident, summary, evidence in extras_sections(extras):
+        out += ["", f"## Beyond the rubric, no points: {ident}", "", summary, ""]
+        for item in evidence:
+            out += ["```text", evidence_text(item), "```", ""]
     return "\n".join(out).rstrip() + "\n"
 
 
-def results_json(grade: Grade, notes: tuple[str, ...] = ()) -> dict[str, Any]:
+def results_json(
+    grade: Grade, notes: tuple[str, ...] = (), extras: Extras | None = None
+) -> dict[str, Any]:
     """Gradescope's results.json: a top-level score and one test per criterion, tagged by id."""
     tests = [
         {
@@ -119,6 +203,16 @@ def results_json(grade: Grade, notes: tuple[str, ...] = ()) -> dict[str, Any]:
             "tags": [c.id],
         }
         for c in grade.criteria
+    ]
+    tests += [
+        {
+            "name": f"beyond the rubric: {ident}",
+            "score": 0,
+            "max_score": 0,
+            "output": "\n".join([summary, *(evidence_text(e) for e in evidence)]),
+            "tags": [ident],
+        }
+        for ident, summary, evidence in extras_sections(extras)
     ]
     return {
         "score": grade.score,

@@ -17,7 +17,16 @@ from typing import Any
 from autograder.errors import GraderError
 from autograder.host import Limits
 
-__all__ = ["Rubric", "PhasePoints", "Tier", "OPTIONS", "load_rubric", "DEFAULT_RUBRIC", "reference"]
+__all__ = [
+    "Rubric",
+    "ExtraOptions",
+    "PhasePoints",
+    "Tier",
+    "OPTIONS",
+    "load_rubric",
+    "DEFAULT_RUBRIC",
+    "reference",
+]
 
 DEFAULT_RUBRIC = "course.toml"
 
@@ -52,6 +61,20 @@ OPTIONS: dict[tuple[str, str], tuple[type, str]] = {
     ("output", "penalty"): (int, "points taken off when anything is printed outside main()"),
     ("packaging", "penalty"): (int, "points taken off a badly named or badly filled zip"),
     ("packaging", "pattern"): (str, "regular expression for the zip name, with a netid group"),
+    ("extras", "ladder_games"): (int, "games against each ladder rung, random to perfect (0: off)"),
+    ("extras", "move_quality"): (bool, "rate every probe move against perfect play"),
+    ("extras", "puzzles"): (int, "win-in-1, block and win-in-3 puzzles of each kind (0: off)"),
+    ("extras", "challenge_games"): (
+        int,
+        "games against the perfect player for submissions whose run_challenge_test() is True",
+    ),
+}
+# Options a rubric may leave out, with their value then; every other option is required.
+OPTIONAL: dict[tuple[str, str], Any] = {
+    ("extras", "ladder_games"): 0,
+    ("extras", "move_quality"): False,
+    ("extras", "puzzles"): 0,
+    ("extras", "challenge_games"): 0,
 }
 
 
@@ -74,6 +97,20 @@ class Tier:
 
 
 @dataclass(frozen=True)
+class ExtraOptions:
+    """What is played and asked beyond the rubric (``[extras]``); none of it changes a score."""
+
+    ladder_games: int = 0  # games against each rung; 0 = no ladder
+    move_quality: bool = False
+    puzzles: int = 0  # puzzles of each kind
+    challenge_games: int = 0  # games against the perfect player, when the submission opts in
+
+    @property
+    def any(self) -> bool:
+        return bool(self.ladder_games or self.move_quality or self.puzzles or self.challenge_games)
+
+
+@dataclass(frozen=True)
 class Rubric:
     title: str
     source: str
@@ -92,6 +129,7 @@ class Rubric:
     output_penalty: int
     packaging_penalty: int
     packaging_pattern: str
+    extras: ExtraOptions = ExtraOptions()
 
     @property
     def max_score(self) -> int:
@@ -123,15 +161,27 @@ def _label(name: tuple[str, str]) -> str:
     return f"{name[0]}.{name[1]}" if name[0] else name[1]
 
 
-_KINDS = {int: "a whole number", float: "a number", str: "text", list: "a list"}
+_KINDS = {
+    int: "a whole number",
+    float: "a number",
+    str: "text",
+    list: "a list",
+    bool: "true or false",
+}
 
 
-_KINDS = {int: "a whole number", float: "a number", str: "text", list: "a list"}
+_KINDS = {
+    int: "a whole number",
+    float: "a number",
+    str: "text",
+    list: "a list",
+    bool: "true or false",
+}
 
 
 def _checked(name: tuple[str, str], value: Any, where: str) -> Any:
     kind, _ = OPTIONS[name]
-    ok = isinstance(value, kind) and not isinstance(value, bool)
+    ok = isinstance(value, kind) and (kind is bool or not isinstance(value, bool))
     if kind is float and isinstance(value, int) and not isinstance(value, bool):
         value, ok = float(value), True
     if not ok:
@@ -176,7 +226,7 @@ def load_rubric(path: str | Path | None = None) -> Rubric:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
         raise GraderError(f"{where} is not valid TOML: {err}") from err
-    given = _flatten(data, where)
+    given = {**OPTIONAL, **_flatten(data, where)}
     missing = [_label(name) for name in OPTIONS if name not in given]
     if missing:
         raise GraderError(f"{where}: missing {', '.join(missing)}")
@@ -210,6 +260,12 @@ def load_rubric(path: str | Path | None = None) -> Rubric:
         output_penalty=v[("output", "penalty")],
         packaging_penalty=v[("packaging", "penalty")],
         packaging_pattern=pattern,
+        extras=ExtraOptions(
+            ladder_games=v[("extras", "ladder_games")],
+            move_quality=v[("extras", "move_quality")],
+            puzzles=v[("extras", "puzzles")],
+            challenge_games=v[("extras", "challenge_games")],
+        ),
     )
 
 
@@ -217,5 +273,6 @@ def reference() -> str:
     """The Markdown table of every rubric option, for docs/rubric.md."""
     rows = ["| key | type | meaning |", "| --- | --- | --- |"]
     for name, (kind, doc) in OPTIONS.items():
-        rows.append(f"| `{_label(name)}` | {kind.__name__} | {doc} |")
+        default = f" (optional, default {OPTIONAL[name]!r})" if name in OPTIONAL else ""
+        rows.append(f"| `{_label(name)}` | {kind.__name__} | {doc}{default} |")
     return "\n".join(rows)

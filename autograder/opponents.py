@@ -1,0 +1,89 @@
+"""Opponents the referee can field, weakest first: the ladder of ``autograder check --ladder``.
+
+Each is a function ``(position, rng) -> move`` that runs in the grader, seeded by the referee.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+from autograder.referee import Opponent, random_opponent
+from autograder.rules import Move, Position, legal_moves, opponent, outcome, play, winner
+
+__all__ = ["random_opponent", "greedy_opponent", "minimax_opponent", "perfect_opponent", "LADDER"]
+
+_WIN = 10_000
+
+
+def _wins(pos: Position, move: Move) -> bool:
+    return winner(play(pos, move)) == pos.turn
+
+
+def _loses_at_once(pos: Position, move: Move) -> bool:
+    """The move hands the game over: it completes the other side's goal, or lets it win next."""
+    after = play(pos, move)
+    side = winner(after)
+    if side is not None:
+        return side != pos.turn
+    return any(_wins(after, reply) for reply in legal_moves(after))
+
+
+def greedy_opponent(pos: Position, rng: random.Random) -> Move:
+    """Takes a win in one; otherwise avoids moves that lose at once (so it blocks); else random."""
+    moves = list(legal_moves(pos))
+    wins = [m for m in moves if _wins(pos, m)]
+    if wins:
+        return rng.choice(wins)
+    safe = [m for m in moves if not _loses_at_once(pos, m)]
+    return rng.choice(safe or moves)
+
+
+def _evaluate(pos: Position) -> int:
+    """For the side to move: goals still open to one side only, weighted by markers on them."""
+    own, theirs = pos.pieces(pos.turn), pos.pieces(opponent(pos.turn))
+    total = 0
+    for squares, _ in pos.variant.masks:
+        mine, yours = (own & squares).bit_count(), (theirs & squares).bit_count()
+        if not yours:
+            total += mine * mine
+        elif not mine:
+            total -= yours * yours
+    return total
+
+
+def _negamax(pos: Position, depth: int) -> int:
+    if outcome(pos) is not None:
+        return -_WIN if winner(pos) != pos.turn else _WIN
+    if depth == 0:
+        return _evaluate(pos)
+    return max((-_negamax(play(pos, m), depth - 1) for m in legal_moves(pos)), default=0)
+
+
+def minimax_opponent(depth: int = 2) -> Opponent:
+    """A plain fixed-depth minimax player (no pruning, no tricks): the ladder's middle rung."""
+
+    def choose(pos: Position, rng: random.Random) -> Move:
+        scored = [(-_negamax(play(pos, m), depth - 1), m) for m in legal_moves(pos)]
+        best = max(score for score, _ in scored)
+        return rng.choice([m for score, m in scored if score == best])
+
+    return choose
+
+
+def perfect_opponent(oracle: object) -> Opponent:
+    """Plays a move that keeps the true value (quickest win, slowest loss), from the oracle."""
+
+    def choose(pos: Position, rng: random.Random) -> Move:
+        return rng.choice(oracle.best_moves(pos))  # type: ignore[attr-defined]
+
+    return choose
+
+
+# (name, how the report calls it, factory taking the oracle or None; None: needs the oracle)
+LADDER: tuple[tuple[str, str, Callable[[object], Opponent]], ...] = (
+    ("random", "the random player", lambda _oracle: random_opponent),
+    ("greedy", "the greedy player", lambda _oracle: greedy_opponent),
+    ("minimax2", "the depth-2 minimax player", lambda _oracle: minimax_opponent(2)),
+    ("perfect", "the perfect player", perfect_opponent),
+)
