@@ -15,6 +15,7 @@ from pathlib import Path
 from autograder.errors import GraderError
 from autograder.extras import run_extras
 from autograder.intake import infer_variant, open_submission
+from autograder.oracle.commands import add_oracle_commands
 from autograder.referee import default_spawner, run_session
 from autograder.report import markdown, results_json, terminal
 from autograder.rubric import ExtraOptions, load_rubric
@@ -240,6 +241,7 @@ def build_parser() -> argparse.ArgumentParser:
     grade.add_argument("--regrade", action="store_true", help="grade everyone again")
     grade.add_argument("--roster", help="Canvas gradebook export: also write canvas_import.csv")
     grade.set_defaults(run=_grade)
+    add_oracle_commands(commands)
     return parser
 
 
