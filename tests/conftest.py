@@ -65,14 +65,16 @@ def make_submission(tmp_path: Path) -> Callable[..., Path]:
 def run_cli() -> Callable[..., CliRun]:
     """Run ``python -m autograder ARGS`` in a real process; echo its output when it fails."""
 
-    def run(*args: str, expect_ok: bool = True, timeout: float = 600) -> CliRun:
+    def run(
+        *args: str, expect_ok: bool = True, timeout: float = 600, env: dict[str, str] | None = None
+    ) -> CliRun:
         done = subprocess.run(
             [sys.executable, "-m", "autograder", *args],
             capture_output=True,
             text=True,
             timeout=timeout,
             cwd=ROOT,
-            env={"PATH": "/usr/bin:/bin", "COLUMNS": "120", "PYTHONPATH": str(ROOT)},
+            env={"PATH": "/usr/bin:/bin", "COLUMNS": "120", "PYTHONPATH": str(ROOT), **(env or {})},
         )
         if expect_ok and done.returncode != 0:
             print(done.stdout, done.stderr, sep="\n")
