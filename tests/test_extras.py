@@ -69,7 +69,7 @@ def _call(pos, move: Move | None) -> Call:  # type: ignore[no-untyped-def]
 def test_the_greedy_opponent_takes_a_win_and_blocks_one():
     rng = random.Random(0)
     assert greedy_opponent(BLACK_WINS_NOW, rng) == Move(square(0, 3))
-    red_to_block = parse_position("bbb...............r..r.... r", "teeko2")
+    red_to_block = parse_position("bbb...............r..r... r", "teeko2")
     assert greedy_opponent(red_to_block, rng) == Move(square(0, 3))
 
 
