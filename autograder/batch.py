@@ -129,7 +129,7 @@ def _error_record(entry: Entry, reason: str, max_score: int, seconds: float) -> 
         late=entry.late,
         canvas_id=entry.canvas_id,
         name=entry.name,
-        source=str(entry.path),
+        source=entry.source or entry.path.name,
         seconds=seconds,
         note=entry.note,
     )
@@ -165,7 +165,7 @@ def _graded_record(entry: Entry, grade: Grade, seconds: float) -> Record:
         late=entry.late,
         canvas_id=entry.canvas_id,
         name=entry.name,
-        source=str(entry.path),
+        source=entry.source or entry.path.name,
         slowest_seconds=max(answered) if answered else None,
         seconds=seconds,
         thinking_seconds=sum(answered),

@@ -12,14 +12,18 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
 
+from autograder.batch import grade_batch, write_grades_csv
+from autograder.canvas import collect, write_canvas_import
 from autograder.errors import GraderError
 from autograder.extras import run_extras
+from autograder.gradescope import add_gradescope_command
 from autograder.intake import infer_variant, open_submission
 from autograder.oracle.commands import add_oracle_commands
 from autograder.referee import default_spawner, run_session
 from autograder.report import markdown, results_json, terminal
 from autograder.rubric import ExtraOptions, load_rubric
 from autograder.scoring import score
+from autograder.summary import write_summary
 from autograder.variants import UnknownVariantError, find_variant
 
 __all__ = ["main", "build_parser"]
@@ -78,15 +82,11 @@ def _extra_options(options: ExtraOptions, args: argparse.Namespace) -> ExtraOpti
 
 
 def _grade(args: argparse.Namespace) -> int:
-    from autograder.batch import write_grades_csv
-    from autograder.canvas import collect, write_canvas_import
-    from autograder.summary import write_summary
-
     rubric = load_rubric(args.rubric)
     variant = _variant(args.assignment)
     out = Path(args.out)
     cores = os.cpu_count() or 1
-    jobs = args.jobs or cores
+    jobs = args.jobs if args.jobs is not None else cores
     if jobs < 1:
         raise GraderError(f"--jobs must be at least 1, got {jobs}")
     if args.roster and not Path(args.roster).is_file():
@@ -97,25 +97,27 @@ def _grade(args: argparse.Namespace) -> int:
             f"warning: --jobs {jobs} is more than the {cores} cores: moves may time out "
             "that would not on a quiet machine",
             markup=False,
+            soft_wrap=True,
         )
     with tempfile.TemporaryDirectory(prefix="teeko-intake-") as work:
-        collection = collect([Path(p) for p in args.inputs], Path(work))
+        collection = collect([Path(p) for p in args.inputs], Path(work), rubric.packaging_pattern)
         for problem in collection.problems:
-            err.print(f"skipped: {problem}", markup=False)
+            err.print(f"skipped: {problem}", markup=False, soft_wrap=True)
         if not collection.entries:
             raise GraderError("no submissions found in " + ", ".join(args.inputs))
         err.print(
             f"grading {len(collection.entries)} students as {variant.name}, seed {args.seed}, "
             f"{jobs} at a time, rubric {rubric.source}, into {out}",
             markup=False,
+            soft_wrap=True,
         )
         result = _run_batch(collection.entries, variant, rubric, out, args, jobs, err)
     write_grades_csv(result.records, out / "grades.csv")
-    written = [out / "grades.csv", *write_summary(result.records, out, rubric.title)]
+    written = [out / "grades.csv", *write_summary(result.records, out, rubric.title, rubric=rubric)]
     if args.roster:
         target = out / "canvas_import.csv"
         for problem in write_canvas_import(result.records, Path(args.roster), target):
-            err.print(f"roster: {problem}", markup=False)
+            err.print(f"roster: {problem}", markup=False, soft_wrap=True)
         written.append(target)
     for path in written:
         print(path)
@@ -124,6 +126,7 @@ def _grade(args: argparse.Namespace) -> int:
             f"interrupted: {len(result.records)} students are graded and saved; run the "
             "same command again to grade the rest",
             markup=False,
+            soft_wrap=True,
         )
         return 130
     return 0
@@ -143,8 +146,6 @@ def _run_batch(entries, variant, rubric, out, args, jobs, err):  # type: ignore[
         TextColumn,
         TimeRemainingColumn,
     )
-
-    from autograder.batch import grade_batch
 
     columns = (
         TextColumn("{task.description}"),
@@ -181,6 +182,7 @@ def _run_batch(entries, variant, rubric, out, args, jobs, err):  # type: ignore[
             f"{skipped} students already had a grade in {out} and were not graded again "
             "(--regrade grades everyone again)",
             markup=False,
+            soft_wrap=True,
         )
     return result
 
@@ -241,6 +243,7 @@ def build_parser() -> argparse.ArgumentParser:
     grade.add_argument("--regrade", action="store_true", help="grade everyone again")
     grade.add_argument("--roster", help="Canvas gradebook export: also write canvas_import.csv")
     grade.set_defaults(run=_grade)
+    add_gradescope_command(commands)
     add_oracle_commands(commands)
     return parser
 

@@ -12,11 +12,19 @@ import stat
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
+from typing import IO
 
 from autograder.errors import GraderError
 from autograder.variants import VARIANTS, Variant, find_variant
 
-__all__ = ["Submission", "open_submission", "infer_variant", "MAX_UNPACKED", "MAX_ENTRIES"]
+__all__ = [
+    "Submission",
+    "open_submission",
+    "infer_variant",
+    "unpack",
+    "MAX_UNPACKED",
+    "MAX_ENTRIES",
+]
 
 MAX_UNPACKED = 50 << 20  # bytes, all entries together
 MAX_ENTRIES = 500
@@ -56,8 +64,17 @@ def _missing(root: Path, label: str) -> Path:
     raise GraderError(f"{label} holds no game.py{hint}")
 
 
-def _unpack(archive: Path, target: Path) -> list[str]:
-    """Extract ``archive`` safely into ``target``; returns the names of the files it held."""
+def unpack(
+    archive: Path, target: Path, *, max_bytes: int = MAX_UNPACKED, max_entries: int = MAX_ENTRIES
+) -> list[str]:
+    """Extract ``archive`` safely into ``target``; returns the names of the files it held.
+
+    Nothing is written outside ``target``; ``__MACOSX/``, ``.DS_Store`` and caches are skipped.
+
+    :raises GraderError: for an unreadable or damaged zip, an entry pointing outside (``..``,
+        absolute), a symlink, more than ``max_entries`` entries or more than ``max_bytes``
+        unpacked; files already written stay in ``target``.
+    """
     label = archive.name
     try:
         bundle = zipfile.ZipFile(archive)
@@ -68,8 +85,8 @@ def _unpack(archive: Path, target: Path) -> list[str]:
     names: list[str] = []
     with bundle:
         entries = bundle.infolist()
-        if len(entries) > MAX_ENTRIES:
-            raise GraderError(f"{label} holds {len(entries)} entries; the limit is {MAX_ENTRIES}")
+        if len(entries) > max_entries:
+            raise GraderError(f"{label} holds {len(entries)} entries; the limit is {max_entries}")
         total = 0
         for entry in entries:
             name = entry.filename
@@ -83,27 +100,33 @@ def _unpack(archive: Path, target: Path) -> list[str]:
             if entry.is_dir():
                 continue
             total += entry.file_size
-            if total > MAX_UNPACKED:
+            if total > max_bytes:
                 raise GraderError(
-                    f"{label} unpacks to more than {MAX_UNPACKED >> 20} MB; submit only game.py"
+                    f"{label} unpacks to more than {max_bytes >> 20} MB; submit only game.py"
                 )
             destination = target.joinpath(*path.parts)
             destination.parent.mkdir(parents=True, exist_ok=True)
             try:
                 with bundle.open(entry) as source, destination.open("wb") as sink:
-                    _copy_capped(source, sink, entry.file_size, label)
-            except (zipfile.BadZipFile, OSError, EOFError) as err:
+                    _copy_capped(source, sink, entry.file_size, max_bytes, label)
+            except (
+                zipfile.BadZipFile,
+                OSError,
+                EOFError,
+                RuntimeError,
+                NotImplementedError,
+            ) as err:
                 raise GraderError(f"{label} is damaged ({name!r}: {err}); zip it again") from None
             names.append(name)
     return names
 
 
-def _copy_capped(source, sink, declared: int, label: str) -> None:  # type: ignore[no-untyped-def]
+def _copy_capped(source: IO[bytes], sink: IO[bytes], declared: int, cap: int, label: str) -> None:
     """Copy, trusting no header: an entry that inflates past its declared size is refused."""
     written = 0
     while chunk := source.read(1 << 16):
         written += len(chunk)
-        if written > declared or written > MAX_UNPACKED:
+        if written > declared or written > cap:
             raise GraderError(f"{label} holds an entry larger than it declares; zip it again")
         sink.write(chunk)
 
@@ -131,7 +154,7 @@ def open_submission(path: Path, workdir: Path, packaging_pattern: str) -> Submis
     if zipfile.is_zipfile(path) or path.suffix.lower() == ".zip":
         target = workdir / "unpacked"
         target.mkdir(parents=True, exist_ok=True)
-        names = _unpack(path, target)
+        names = unpack(path, target)
         problems = _packaging_problems(path, names, packaging_pattern)
         return Submission(_find_game(target, path.name), label, problems)
     if path.suffix == ".py":

@@ -29,6 +29,7 @@ class Entry:
     canvas_id: str | None = None  # Canvas user id, when the name carried one
     name: str | None = None  # Canvas sortable name, when known
     note: str = ""  # e.g. which of several submissions was kept
+    source: str = ""  # the file as found in the inputs (a Canvas name, say), for the grade sheet
 
 
 @dataclass(frozen=True)

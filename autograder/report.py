@@ -133,9 +133,11 @@ def terminal(
     from rich.console import Console
     from rich.panel import Panel
     from rich.table import Table
+    from rich.text import Text
 
     console = console or Console()
-    console.print(Panel("\n".join(header_lines(grade, notes)), title="Teeko autograder"))
+    header = Text("\n".join(header_lines(grade, notes)))  # paths may hold [brackets]
+    console.print(Panel(header, title="Teeko autograder"))
     table = Table(show_lines=False)
     table.add_column("criterion")
     table.add_column("points", justify="right")
@@ -143,7 +145,7 @@ def terminal(
     for c in grade.criteria:
         shown = _points(c.points) if not c.max_points else f"{_points(c.points)}/{c.max_points}"
         style = "green" if c.points >= c.max_points and c.points >= 0 else "red"
-        table.add_row(f"{c.name} ({c.id})", f"[{style}]{shown}[/]", c.summary)
+        table.add_row(f"{c.name} ({c.id})", f"[{style}]{shown}[/]", Text(c.summary))
     console.print(table)
     console.print(f"[bold]score: {_points(grade.score)}/{grade.max_score}[/]")
     if grade.session.load_error:

@@ -1,4 +1,4 @@
-"""``python -m autograder.oracle ACTION`` runs ``autograder oracle ACTION`` on its own."""
+"""``python -m autograder.oracle ACTION ...`` is ``autograder oracle ACTION ...``."""
 
 from __future__ import annotations
 
@@ -11,10 +11,10 @@ from autograder.oracle.commands import add_oracle_commands
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="autograder")
+    parser = argparse.ArgumentParser(prog="python -m autograder.oracle", add_help=False)
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     add_oracle_commands(commands)
-    args = parser.parse_args(argv)
+    args = parser.parse_args(["oracle", *(sys.argv[1:] if argv is None else argv)])
     try:
         status: int = args.run(args)
     except GraderError as err:

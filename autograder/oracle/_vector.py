@@ -16,6 +16,8 @@ import numpy.typing as npt
 from autograder.oracle.game import Game
 from autograder.oracle.layout import Layout
 
+__all__ = ["VectorLayout"]
+
 I32 = np.int32
 Array = npt.NDArray[np.int32]
 

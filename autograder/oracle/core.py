@@ -78,6 +78,11 @@ class Oracle:
         self._stride = self.layout.stride
         self._offsets = self.layout.offsets
 
+    @property
+    def table(self) -> memoryview:
+        """Every code, one signed byte per position in :class:`Layout` order (read-only)."""
+        return self._codes
+
     def code(self, black: int, red: int, turn: str) -> int:
         """The table byte of a position given as masks (see :mod:`autograder.oracle.codes`).
 
@@ -111,9 +116,18 @@ class Oracle:
 
         A finished game (a side holds a goal) is worth ``Verdict('win' or 'loss', 0)``.
 
-        :raises OracleError: when the marker counts are not those of a position of the game.
+        :raises OracleError: when the marker counts are not those of a position of the game, or
+            the position is the engine's for another variant.
         """
+        self._check_variant(position)
         return verdict(self.code(position.black, position.red, position.turn))
+
+    def _check_variant(self, position: _Position) -> None:
+        variant = getattr(position, "variant", None)
+        if variant is not None and variant.name != self.game.name:
+            raise OracleError(
+                f"a position of {variant.name!r} was given to the oracle of {self.game.name!r}"
+            )
 
     def move_values(self, position: _Position) -> list[tuple[Move, Verdict]]:
         """Every legal move, in the engine's order, with its value for the side making it.
@@ -121,6 +135,7 @@ class Oracle:
         A finished game has no moves to rate: the list is empty, as it is for a side with no
         legal move.
         """
+        self._check_variant(position)
         black, red, turn = position.black, position.red, position.turn
         own, theirs = (black, red) if turn == BLACK else (red, black)
         occupied = own | theirs

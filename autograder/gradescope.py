@@ -1,0 +1,212 @@
+"""The Gradescope autograder bundle: ``autograder.zip`` holding the kit, a rubric and two scripts.
+
+Gradescope unpacks the zip into ``/autograder/source``, runs ``setup.sh`` once when the image is
+built, then runs ``run_autograder`` for each submission, which must leave
+``/autograder/results/results.json``. The bundle's bytes depend only on the kit's source, the
+variant and the rubric (fixed timestamps, sorted entries), so building twice gives the same zip.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import shlex
+import stat
+import zipfile
+from pathlib import Path
+from typing import Any
+
+from autograder.errors import GraderError
+from autograder.rubric import DEFAULT_RUBRIC, load_rubric
+from autograder.variants import Variant
+
+__all__ = ["build_bundle", "add_gradescope_command", "BUNDLE_NAME", "BUNDLED_RUBRIC"]
+
+BUNDLE_NAME = "autograder.zip"
+BUNDLED_RUBRIC = "rubric.toml"  # the rubric's name inside the bundle, whatever it was called
+_KIT = Path(__file__).resolve().parent  # the autograder package
+_PROJECT = _KIT.parent  # pyproject.toml and README.md (pip needs both to install the kit)
+_EPOCH = (1980, 1, 1, 0, 0, 0)  # zip's earliest time: the same bytes on every build
+_SHIPPED_SUFFIXES = {".py", ".toml"}  # the package's modules and its rubrics (package data)
+
+_SETUP = """\
+#!/usr/bin/env bash
+# Gradescope runs this once, from /autograder/source, when it builds the autograder image.
+# It installs the grading kit (and rich) into its own virtual environment, /autograder/venv,
+# with a Python >= 3.11; Ubuntu 22.04 images ship 3.10, so then python3.11 comes from apt.
+set -euo pipefail
+SOURCE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+ROOT=${AUTOGRADER_ROOT:-/autograder}
+VENV="$ROOT/venv"
+
+new_enough() { "$1" -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null; }
+
+PYTHON=python3
+if ! new_enough "$PYTHON"; then
+    apt-get update -q
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -q python3.11 python3.11-venv
+    PYTHON=python3.11
+fi
+if ! "$PYTHON" -m venv "$VENV"; then
+    # Debian and Ubuntu leave ensurepip out of python3 unless pythonX.Y-venv is installed.
+    rm -rf "$VENV"
+    apt-get update -q
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -q \\
+        "$("$PYTHON" -c 'import sys; print("python3.%d-venv" % sys.version_info[1])')"
+    "$PYTHON" -m venv "$VENV"
+fi
+"$VENV/bin/python3" -m pip install --quiet --no-cache-dir "$SOURCE"
+(cd / && "$VENV/bin/python3" -m autograder --help > /dev/null)  # installed, not just here
+echo "installed the Teeko grading kit in $VENV"
+"""
+
+_RUN = """\
+#!/usr/bin/env bash
+# Gradescope runs this for every submission: grade /autograder/submission by the bundled
+# rubric into /autograder/results/results.json. A results.json is always written: when the
+# grader cannot grade (no game.py, a broken zip ...) it holds score 0 and the reason.
+# AUTOGRADER_ROOT replaces /autograder (for tests).
+set -uo pipefail
+ROOT=${{AUTOGRADER_ROOT:-/autograder}}
+SOURCE="$ROOT/source"
+RESULTS="$ROOT/results/results.json"
+ASSIGNMENT={assignment}
+if [ -x "$ROOT/venv/bin/python3" ]; then
+    PATH="$ROOT/venv/bin:$PATH"  # installed by setup.sh
+fi
+mkdir -p "$ROOT/results"
+rm -f "$RESULTS"
+ERRORS=$(mktemp)
+trap 'rm -f "$ERRORS"' EXIT
+
+# Students upload game.py (or a folder of files); a zip upload that Gradescope kept whole is
+# graded as the zip.
+SUBMISSION="$ROOT/submission"
+shopt -s nullglob
+ZIPS=("$SUBMISSION"/*.zip)
+if [ ! -e "$SUBMISSION/game.py" ] && [ "${{#ZIPS[@]}}" -eq 1 ]; then
+    SUBMISSION=${{ZIPS[0]}}
+fi
+
+python3 -m autograder check "$SUBMISSION" --assignment "$ASSIGNMENT" \\
+    --rubric "$SOURCE/{rubric}" --json "$RESULTS" 2> "$ERRORS"
+STATUS=$?
+cat "$ERRORS" >&2  # the grader's messages, for the instructor's view of the run
+if [ "$STATUS" -eq 0 ] && [ -s "$RESULTS" ]; then
+    exit 0
+fi
+
+# Not graded: tell the student why, in one line, with score 0.
+REASON=$(grep -v '^[[:space:]]*$' "$ERRORS" | tail -n 1)
+REASON=${{REASON#autograder: }}
+REASON=${{REASON//"$ROOT/submission"/your submission}}
+if [ "$STATUS" -ne 2 ]; then
+    REASON="the autograder failed (exit status $STATUS), please tell your instructor: $REASON"
+fi
+export REASON
+if ! python3 - "$RESULTS" <<'EOF'
+import json
+import os
+import sys
+
+results = {{"score": 0, "output": os.environ["REASON"], "visibility": "visible", "tests": []}}
+with open(sys.argv[1], "w", encoding="utf-8") as handle:
+    json.dump(results, handle, indent=2)
+    handle.write("\\n")
+EOF
+then
+    echo '{{"score": 0, "output": "could not be graded", "tests": []}}' > "$RESULTS"
+fi
+exit 0
+"""
+
+
+def _kit_files() -> list[tuple[str, Path]]:
+    """(name in the zip, file) for the autograder package: modules and rubrics, nothing else
+    (no caches, no editor leftovers)."""
+    files = []
+    for path in sorted(_KIT.rglob("*")):
+        relative = path.relative_to(_KIT)
+        if not path.is_file() or path.suffix not in _SHIPPED_SUFFIXES:
+            continue
+        if any(part.startswith((".", "__pycache__")) for part in relative.parts):
+            continue
+        files.append((f"autograder/{relative.as_posix()}", path))
+    return files
+
+
+def _add(bundle: zipfile.ZipFile, name: str, data: bytes, executable: bool = False) -> None:
+    info = zipfile.ZipInfo(name, date_time=_EPOCH)
+    mode = 0o755 if executable else 0o644
+    info.external_attr = (stat.S_IFREG | mode) << 16
+    info.compress_type = zipfile.ZIP_DEFLATED
+    bundle.writestr(info, data)
+
+
+def build_bundle(variant: Variant, out: Path, rubric_path: Path | None) -> Path:
+    """Build the Gradescope bundle for ``variant`` as ``out/autograder.zip``; returns its path.
+
+    The rubric (``rubric_path``, or the course's built-in one) is checked first and bundled as
+    ``rubric.toml``.
+
+    :raises GraderError: when the rubric is invalid or the zip cannot be written.
+    """
+    load_rubric(rubric_path)  # a broken rubric fails here, not on Gradescope
+    source = _KIT / "rubrics" / DEFAULT_RUBRIC if rubric_path is None else Path(rubric_path)
+    rubric_text = source.read_bytes()
+    scripts = {
+        "setup.sh": _SETUP,
+        "run_autograder": _RUN.format(assignment=shlex.quote(variant.name), rubric=BUNDLED_RUBRIC),
+    }
+    target = out / BUNDLE_NAME
+    partial = target.with_name(f".{BUNDLE_NAME}.tmp")
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        with zipfile.ZipFile(partial, "w") as bundle:
+            for name, text in scripts.items():
+                _add(bundle, name, text.encode(), executable=True)
+            _add(bundle, BUNDLED_RUBRIC, rubric_text)
+            for name in ("pyproject.toml", "README.md"):
+                _add(bundle, name, (_PROJECT / name).read_bytes())
+            for name, path in _kit_files():
+                _add(bundle, name, path.read_bytes())
+        partial.replace(target)
+    except OSError as err:
+        with contextlib.suppress(OSError):
+            partial.unlink(missing_ok=True)
+        raise GraderError(f"cannot write the bundle {target}: {err}") from err
+    return target
+
+
+# ---- the command line: `autograder gradescope` -------------------------------------------------
+
+GRADESCOPE_HELP = "build autograder.zip for a Gradescope programming assignment"
+
+
+def _gradescope(args: argparse.Namespace) -> int:
+    from autograder.variants import UnknownVariantError, find_variant
+
+    try:
+        variant = find_variant(args.assignment)
+    except UnknownVariantError as err:
+        raise GraderError(f"--assignment: {err}") from None
+    path = build_bundle(variant, Path(args.out), Path(args.rubric) if args.rubric else None)
+    print(path)
+    return 0
+
+
+def add_gradescope_command(commands: Any) -> argparse.ArgumentParser:
+    """Add ``autograder gradescope --assignment V [--out DIR] [--rubric FILE]`` to the
+    subcommands ``commands`` (what ``ArgumentParser.add_subparsers`` returned)."""
+    parser: argparse.ArgumentParser = commands.add_parser(
+        "gradescope", help=GRADESCOPE_HELP, description=GRADESCOPE_HELP
+    )
+    parser.add_argument("--assignment", "-a", required=True, help="teeko, teeko2 or teeko2-diamond")
+    parser.add_argument(
+        "--out", "-o", default=".", help="folder to write autograder.zip into (default: here)"
+    )
+    parser.add_argument(
+        "--rubric", help="rubric TOML file to bundle (default: the course's published rubric)"
+    )
+    parser.set_defaults(run=_gradescope)
+    return parser

@@ -1,0 +1,127 @@
+"""``autograder oracle build | query | info`` without a full table: wiring, errors, progress."""
+
+from __future__ import annotations
+
+import argparse
+import io
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from autograder.oracle import Verdict, cache_path
+from autograder.oracle.commands import _run_with_progress, add_oracle_commands, answers
+from autograder.oracle.core import build
+from autograder.oracle.game import Game, game_for, slide_goals
+from autograder.rules import parse_position
+from autograder.variants import find_variant
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+class StubOracle:
+    """Answers every position with the number of black markers as its plies."""
+
+    game = game_for(find_variant("teeko"))
+
+    def value(self, position) -> Verdict:  # type: ignore[no-untyped-def]
+        return Verdict("win", position.black.bit_count())
+
+
+def _oracle_cli(*args: str, cache: Path, stdin: str = "") -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "autograder.oracle", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT), "TEEKO_ORACLE_CACHE": str(cache)},
+    )
+
+
+def test_one_answer_per_line_and_errors_do_not_stop_the_rest() -> None:
+    lines = [
+        "b........................ r\n",
+        "not a position\n",
+        "b....x................... r\r\n",
+        "\n",
+        "bb.......r.............r. b",
+    ]
+    out = io.StringIO()
+    assert answers(StubOracle(), lines, out) == len(lines)  # type: ignore[arg-type]
+    got = [json.loads(line) for line in out.getvalue().splitlines()]
+    assert got[0] == {"value": "win", "plies": 1}
+    assert got[1] == {
+        "error": "'not a position' is not a position: write 25 characters of b, r or . "
+        "(row 0 first), a space and the side to move"
+    }
+    assert got[2] == {"error": "character 6 of the position is 'x'; use b, r or ."}
+    assert "is not a position" in got[3]["error"]
+    assert got[4] == {"value": "win", "plies": 2}
+
+
+def test_query_without_a_table_fails_in_one_line(tmp_path: Path) -> None:
+    done = _oracle_cli("query", "--variant", "teeko2", cache=tmp_path, stdin="x\n")
+    assert done.returncode == 2
+    assert done.stdout == ""
+    assert done.stderr.count("\n") == 1
+    assert done.stderr.startswith("autograder: there is no oracle table for 'teeko2' at ")
+    assert "autograder oracle build --variant teeko2" in done.stderr
+
+
+def test_unknown_variant(tmp_path: Path) -> None:
+    done = _oracle_cli("build", "--variant", "teeko9", cache=tmp_path)
+    assert done.returncode == 2
+    assert done.stderr == (
+        "autograder: --variant: unknown variant 'teeko9': choose one of teeko, teeko2, "
+        "teeko2-diamond\n"
+    )
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_info_lists_every_variant(tmp_path: Path) -> None:
+    done = _oracle_cli("info", cache=tmp_path)
+    assert done.returncode == 0
+    assert done.stdout.splitlines() == [
+        f"{name}: not built ({tmp_path / (name + '.oracle')})"
+        for name in ("teeko", "teeko2", "teeko2-diamond")
+    ]
+
+
+def test_info_reports_an_unusable_file(tmp_path: Path) -> None:
+    (tmp_path / "teeko.oracle").write_bytes(b"junk")
+    done = _oracle_cli("info", "--variant", "teeko", cache=tmp_path)
+    assert done.stdout.startswith("teeko: unusable: ")
+    assert "is not an oracle table" in done.stdout
+
+
+def test_wiring_into_a_parser() -> None:
+    parser = argparse.ArgumentParser(prog="autograder")
+    add_oracle_commands(parser.add_subparsers(dest="command", required=True))
+    args = parser.parse_args(["oracle", "build", "--variant", "teeko", "--variant", "teeko2"])
+    assert args.variant == ["teeko", "teeko2"] and not args.force and callable(args.run)
+    args = parser.parse_args(["oracle", "query", "--variant", "teeko2"])
+    assert args.variant == "teeko2"
+    with pytest.raises(SystemExit):
+        parser.parse_args(["oracle", "query"])  # the variant is required to answer
+
+
+def test_progress_bar_runs_a_build(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    pytest.importorskip("numpy")
+    from rich.console import Console
+
+    monkeypatch.setenv("TEEKO_ORACLE_CACHE", str(tmp_path))
+    game = Game("tiny", 3, 3, slide_goals(3, [(((0, 0), (0, 1), (0, 2)), None)]))
+    console = Console(file=io.StringIO(), force_terminal=True, width=100)
+    stats = _run_with_progress(build(game), game.name, console)
+    assert stats["positions"] == 4030
+    assert cache_path("tiny").exists()
+
+
+def test_position_text_is_what_query_reads() -> None:
+    pos = parse_position("b" + "." * 24 + " r", "teeko")
+    assert (pos.black, pos.red, pos.turn) == (1, 0, "r")
