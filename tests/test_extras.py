@@ -10,6 +10,7 @@ import pytest
 from autograder.extras import Judged, _kind, _solved, find_puzzles, judge_moves
 from autograder.host import Status
 from autograder.opponents import greedy_opponent, minimax_opponent
+from autograder.oracle import cache_path
 from autograder.oracle.codes import DRAW, LOSS, WIN, Verdict
 from autograder.referee import Call
 from autograder.rules import (
@@ -126,3 +127,41 @@ def test_the_ladder_runs_without_the_oracle_and_says_how_to_get_it(
     tags = [t["tags"][0] for t in results["tests"]]
     assert "ladder" in tags and "notes" in tags
     assert "perfect:" not in text
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(
+    not cache_path("teeko2").exists(),
+    reason="no teeko2 oracle table: run `autograder oracle build --variant teeko2`",
+)
+def test_every_extra_with_the_real_oracle(make_submission, run_cli, tmp_path):
+    """The README's test command builds the tables first, so this runs in CI."""
+    source = fast_solution("teeko2") + ("\n\nTeeko2Player.run_challenge_test = lambda self: True\n")
+    out = tmp_path / "results.json"
+    done = run_cli(
+        "check",
+        str(make_submission(source)),
+        "--ladder",
+        "--move-quality",
+        "--puzzles",
+        "2",
+        "--challenge",
+        "--json",
+        str(out),
+    )
+    assert done.returncode == 0, done.stderr
+    text = " ".join(done.stdout.split())
+    assert "perfect: " in text, "the ladder's top rung needs the oracle and it is there"
+    assert "kept the position's true value in" in text
+    assert "win in 1: " in text and "block: " in text and "win in 3: " in text
+    assert "against the perfect player: game 1 " in text
+    results = json.loads(out.read_text())
+    assert results["score"] == 100
+    assert {t["tags"][0] for t in results["tests"]} >= {
+        "ladder",
+        "move-quality",
+        "puzzles",
+        "challenge",
+    }
+    perfect = [line for line in done.stdout.splitlines() if "perfect: " in line]
+    assert perfect and "0 won" in perfect[0], "nobody beats perfect play"
