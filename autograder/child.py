@@ -9,8 +9,8 @@ Everything here is untrusted once the submission is imported: the host checks ev
 from __future__ import annotations
 
 import contextlib
-import copy
 import json
+import linecache
 import os
 import random
 import resource
@@ -19,25 +19,86 @@ import signal
 import struct
 import sys
 import threading
-import traceback
 import types
 import warnings
+
+# The submission may patch builtins and the standard modules it shares with this runner
+# (``builtins.type``, ``json.dumps``, ``os.write`` ...). What the runner uses is bound here,
+# before the submission is imported, and the replies are written without Python-level library
+# code (which looks builtins up when it runs), so such patches change nothing in what it
+# reports. A submission determined to lie can still patch this module itself: docs/sandbox.md.
+from builtins import (  # noqa: UP029
+    BaseException,
+    ChildProcessError,
+    EOFError,
+    KeyboardInterrupt,
+    StopIteration,
+    SyntaxError,
+    SystemExit,
+    bool,
+    callable,
+    compile,
+    dict,
+    exec,
+    getattr,
+    hasattr,
+    int,
+    isinstance,
+    len,
+    list,
+    memoryview,
+    min,
+    open,
+    range,
+    repr,
+    sorted,
+    str,
+    tuple,
+    type,
+    vars,
+)
+from json.encoder import encode_basestring as _quote  # C code where available
+from json.scanner import make_scanner
+
+_scan = make_scanner(json.JSONDecoder())
+_write, _read, _getline = os.write, os.read, linecache.getline
 
 _HEADER = struct.Struct(">I")
 _MAX_REQUEST = 1 << 20
 _MAX_ITEMS = 16  # longest list or tuple reported item by item
+_MAX_NODES = 64  # values described in one reply, all levels together: a reply stays small
 _MAX_TEXT = 200
+_BIG = 1 << 63  # larger integers are reported as this, with their sign
+
+
+def _to_json(value: object) -> str:
+    """JSON for the runner's own replies (dicts, lists, str, int, bool, None)."""
+    kind = type(value)
+    if value is None:
+        return "null"
+    if kind is bool:
+        return "true" if value else "false"
+    if kind is int:
+        return int.__repr__(value)
+    if kind is list or kind is tuple:
+        return "[" + ",".join([_to_json(item) for item in value]) + "]"
+    if kind is dict:
+        pairs = [_quote(str(key)) + ":" + _to_json(item) for key, item in dict.items(value)]
+        return "{" + ",".join(pairs) + "}"
+    return _quote(value if kind is str else str(value))
 
 
 def _send(fd: int, message: dict) -> None:
-    data = json.dumps(message).encode()
-    os.write(fd, _HEADER.pack(len(data)) + data)
+    data = _to_json(message).encode("utf-8", "replace")
+    view = memoryview(_HEADER.pack(len(data)) + data)
+    while view:
+        view = view[_write(fd, view) :]
 
 
 def _read_exact(fd: int, size: int) -> bytes:
     chunks = []
     while size:
-        chunk = os.read(fd, size)
+        chunk = _read(fd, size)
         if not chunk:
             raise EOFError
         chunks.append(chunk)
@@ -49,7 +110,10 @@ def _receive(fd: int) -> dict:
     (size,) = _HEADER.unpack(_read_exact(fd, _HEADER.size))
     if size > _MAX_REQUEST:
         raise EOFError
-    return json.loads(_read_exact(fd, size))
+    try:
+        return _scan(_read_exact(fd, size).decode("utf-8"), 0)[0]
+    except (StopIteration, ValueError):
+        raise EOFError from None
 
 
 def _short(text: str) -> str:
@@ -65,35 +129,43 @@ def _type_name(value: object) -> str:
 
 def _safe_repr(value: object) -> str:
     try:
+        if type(value) in (str, bytes):  # a 100 MB string is not copied to be shown
+            return _short(repr(value[: _MAX_TEXT + 1]))
         return _short(repr(value))
     except BaseException as err:  # a lying __repr__ is the submission's problem, not ours
         return f"<unprintable {_type_name(value)}: {type(err).__name__}>"
 
 
-def encode(value: object, depth: int = 0) -> dict:
-    """A JSON description of a returned value that keeps the exact types the rubric cares about."""
+def encode(value: object, depth: int = 0, room: list[int] | None = None) -> dict:
+    """A JSON description of a returned value that keeps the exact types the rubric cares about.
+
+    At most ``_MAX_NODES`` values are described (``room`` counts them down) and texts are cut
+    to ``_MAX_TEXT`` characters, so whatever is returned, the reply stays a few kilobytes.
+    """
+    room = [_MAX_NODES] if room is None else room
+    room[0] -= 1
     kind = type(value)
     if kind is bool:
         return {"bool": value}
     if kind is int:
-        return (
-            {"int": value} if abs(value) < 1 << 31 else {"other": "int", "repr": _short(str(value))}
-        )
+        return {"int": value if -_BIG < value < _BIG else _BIG if value > 0 else -_BIG}
     if value is None:
         return {"none": True}
     if kind in (list, tuple) and depth < 3:
-        items = list.__getitem__(value, slice(_MAX_ITEMS)) if kind is list else value[:_MAX_ITEMS]
         size = list.__len__(value) if kind is list else tuple.__len__(value)
-        return {
-            kind.__name__: [encode(item, depth + 1) for item in items],
-            "size": size,
-        }
+        get = list.__getitem__ if kind is list else tuple.__getitem__
+        items = []
+        for index in range(min(size, _MAX_ITEMS)):
+            if room[0] <= 0 and index >= 3:  # three items show any wrong length
+                break
+            items.append(encode(get(value, index), depth + 1, room))
+        return {kind.__name__: items, "size": size}
     if hasattr(kind, "__index__") and not isinstance(value, bool):
         try:
             number = int(kind.__index__(value))
         except BaseException:
             number = None
-        if number is not None and abs(number) < 1 << 31:
+        if number is not None and -_BIG < number < _BIG:
             return {"index": number, "type": _type_name(value), "repr": _safe_repr(value)}
     return {"other": _type_name(value), "repr": _safe_repr(value)}
 
@@ -106,11 +178,33 @@ def _plain_board(board: object) -> list[list[str]] | None:
         return None
 
 
+def _board_copy(board: list[list[str]]) -> list[list[str]]:
+    return [list(row) for row in board]
+
+
 def _user_frames(err: BaseException) -> str:
-    frames = [f for f in traceback.extract_tb(err.__traceback__) if f.filename != __file__]
-    lines = [f"line {f.lineno} in {f.name}: {(f.line or '').strip()}" for f in frames[-3:]]
-    head = f"{type(err).__name__}: {_short(str(err))}"
+    """``Kind: message (line N in f: source; ...)``, the submission's last three frames."""
+    frames = []
+    trace = err.__traceback__
+    while trace is not None:
+        code = trace.tb_frame.f_code
+        if code.co_filename != __file__:
+            frames.append((code.co_filename, trace.tb_lineno, code.co_name))
+        trace = trace.tb_next
+    lines = [f"line {line} in {name}: {_source(path, line)}" for path, line, name in frames[-3:]]
+    try:
+        text = _short(str(err))
+    except BaseException:  # an exception whose message cannot be made is still reported
+        text = "<unprintable message>"
+    head = f"{type(err).__name__}: {text}"
     return head + ("" if not lines else " (" + "; ".join(lines) + ")")
+
+
+def _source(path: str, line: int) -> str:
+    try:
+        return _getline(path, line).strip()
+    except BaseException:
+        return ""
 
 
 class Runner:
@@ -128,13 +222,22 @@ class Runner:
         sys.modules["game"] = module
         try:
             with open(path, "rb") as handle:
-                code = compile(handle.read(), path, "exec")
+                source = handle.read()
+            if b"\0" in source:
+                return {"ok": False, "kind": "encoding", "error": "it holds NUL bytes"}
+            code = compile(source, path, "exec")
+        except SyntaxError as err:
+            where = f"line {err.lineno}" if err.lineno else "somewhere"
+            kind = "encoding" if "codec can't decode" in str(err.msg) else "syntax"
+            return {"ok": False, "kind": kind, "error": f"{err.msg} at {where}"}
+        except BaseException as err:  # a parser out of memory or recursion
+            return {"ok": False, "kind": "crash", "error": _user_frames(err)}
+        try:
             exec(code, module.__dict__)
         except EOFError as err:
             return {"ok": False, "kind": "input", "error": _user_frames(err)}
-        except SyntaxError as err:
-            where = f"line {err.lineno}" if err.lineno else "somewhere"
-            return {"ok": False, "kind": "syntax", "error": f"{err.msg} at {where}"}
+        except (SystemExit, KeyboardInterrupt) as err:
+            return {"ok": False, "kind": "exit", "error": _user_frames(err)}
         except BaseException as err:
             return {"ok": False, "kind": "crash", "error": _user_frames(err)}
         self.module = module
@@ -151,7 +254,7 @@ class Runner:
         player.my_piece = request["piece"]
         player.opp = "r" if request["piece"] == "b" else "b"
         if request.get("board") is not None:
-            player.board = copy.deepcopy(request["board"])
+            player.board = _board_copy(request["board"])
         self.player = player
         return {"ok": True}
 
@@ -177,7 +280,7 @@ class Runner:
                     for c in range(5):
                         player.board[r][c] = expected[r][c]
             except BaseException:
-                player.board = copy.deepcopy(expected)
+                player.board = _board_copy(expected)
         return {"ok": True, "notes": notes}
 
     def challenge(self) -> dict:
@@ -201,8 +304,11 @@ class Runner:
 def _flush() -> None:
     """Push printed text into the host's pipes before the reply, so it counts for this call."""
     for stream in (sys.stdout, sys.stderr, sys.__stdout__, sys.__stderr__):
-        with contextlib.suppress(BaseException):
+        # not contextlib.suppress: its __exit__ is library code the submission may have patched
+        try:  # noqa: SIM105
             stream.flush()
+        except BaseException:
+            pass
 
 
 def _limit(which: int, value: int) -> None:
@@ -211,18 +317,83 @@ def _limit(which: int, value: int) -> None:
         resource.setrlimit(which, (value, value))
 
 
-def _die_with_grader(grader: int, fd_in: int) -> None:
-    """End this process when the grader dies, even by kill -9: no child outlives a batch.
+_PR_SET_PDEATHSIG, _PR_SET_CHILD_SUBREAPER = 1, 36
 
-    PR_SET_PDEATHSIG covers a direct child; the watchdog thread covers a child under unshare,
-    whose parent is not the grader: the request pipe hangs up when the grader is gone.
-    """
-    with contextlib.suppress(Exception):
+
+def _prctl(option: int, value: int) -> None:
+    with contextlib.suppress(Exception):  # Linux only; elsewhere the host's group kill remains
         import ctypes
 
-        ctypes.CDLL(None).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
-    if os.getppid() not in (grader, 0) and not _namespaced():
+        ctypes.CDLL(None).prctl(option, value, 0, 0, 0)
+
+
+def _processes() -> dict[int, int]:
+    """pid -> parent pid of every process in sight (Linux's /proc); empty elsewhere."""
+    found: dict[int, int] = {}
+    with contextlib.suppress(OSError):
+        for name in os.listdir("/proc"):
+            if name.isdigit():
+                with (
+                    contextlib.suppress(OSError, ValueError, IndexError),
+                    open(f"/proc/{name}/stat", "rb") as handle,
+                ):
+                    found[int(name)] = int(handle.read().rsplit(b")", 1)[1].split()[1])
+    return found
+
+
+def _reap(runner: int) -> None:
+    """The runner's parent for its whole life, holding nothing the submission can use; never
+    returns.
+
+    It is the subreaper (pid 1 in a pid namespace), so every process the submission starts and
+    orphans, whatever session or group it moved to, becomes its child. When the runner ends,
+    those are killed; then it leaves with the runner's status, 128 + the signal when the runner
+    was killed (as shells report it: pid 1 of a namespace cannot die by its own signal).
+    """
+    for number in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT, signal.SIGPIPE):
+        signal.signal(number, signal.SIG_IGN)
+    os.closerange(0, resource.getrlimit(resource.RLIMIT_NOFILE)[0])
+    me, status, finished = os.getpid(), 1, False
+    while True:
+        try:
+            pid, code = os.wait()
+        except ChildProcessError:
+            os._exit(status)
+        if pid == runner:
+            finished = True
+            status = 128 + os.WTERMSIG(code) if os.WIFSIGNALED(code) else os.WEXITSTATUS(code)
+        if finished:  # kill what is left, and then what each of them leaves to us
+            for child, parent in _processes().items():
+                if parent == me:
+                    with contextlib.suppress(OSError):
+                        os.kill(child, signal.SIGKILL)
+
+
+def _split_off_runner(grader: int, privileged: bool) -> None:
+    """Fork: the parent stays behind as the reaper (see ``_reap``), the child goes on to run the
+    submission, killed by the kernel if its parent dies. Returns in the runner only."""
+    _prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+    if os.getppid() not in (grader, 0):  # under unshare our parent is outside: pid 0 here
         os._exit(1)  # the grader died before the request took hold
+    _prctl(_PR_SET_CHILD_SUBREAPER, 1)
+    reaper = os.getpid()
+    runner = os.fork()
+    if runner:
+        if privileged:  # it needs none of root's capabilities to reap
+            with contextlib.suppress(Exception):
+                _drop_capabilities()
+        _reap(runner)
+    _prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
+    if os.getppid() != reaper:
+        os._exit(1)
+
+
+def _watch_grader(fd_in: int) -> None:
+    """End this process when the grader dies, even by kill -9: no child outlives a batch.
+
+    PR_SET_PDEATHSIG covers the parent; this watchdog thread covers the grader, which may be
+    further up (under unshare): the request pipe hangs up when the grader is gone.
+    """
 
     def watch() -> None:
         poller = select.poll()
@@ -233,10 +404,6 @@ def _die_with_grader(grader: int, fd_in: int) -> None:
                     os._exit(70)
 
     threading.Thread(target=watch, daemon=True, name="grader-watchdog").start()
-
-
-def _namespaced() -> bool:
-    return os.getpid() == 1
 
 
 _MS_RDONLY, _MS_REMOUNT, _MS_BIND, _MS_NOSUID, _MS_NODEV = 1, 32, 4096, 2, 4
@@ -346,7 +513,9 @@ def _enter_sandbox(source_dir: str, workdir: str, sandbox: dict) -> tuple[str, s
 def main(argv: list[str]) -> None:
     fd_in, fd_out = int(argv[1]), int(argv[2])
     source_dir, seed, settings = argv[3], int(argv[4]), json.loads(argv[5])
-    _die_with_grader(settings.get("grader", os.getppid()), fd_in)
+    sandbox = settings.get("sandbox") or {}
+    _split_off_runner(settings.get("grader", os.getppid()), bool(sandbox.get("namespaces")))
+    _watch_grader(fd_in)
     if settings.get("sandbox"):
         source_dir, _ = _enter_sandbox(source_dir, os.getcwd(), settings["sandbox"])
     _limit(resource.RLIMIT_CORE, 0)
@@ -356,8 +525,7 @@ def main(argv: list[str]) -> None:
     random.seed(seed)
     runner = Runner(source_dir)
     reply = runner.load()
-    _flush()
-    _send(fd_out, reply)
+    _reply(fd_out, reply, 0)
     if not reply["ok"]:
         return
     handlers = {
@@ -376,8 +544,17 @@ def main(argv: list[str]) -> None:
         except BaseException as err:
             kind = "exit" if isinstance(err, SystemExit | KeyboardInterrupt) else "crash"
             reply = {"ok": False, "kind": kind, "error": _user_frames(err)}
-        _flush()
-        _send(fd_out, reply)
+        _reply(fd_out, reply, request.get("id"))
+
+
+def _reply(fd_out: int, reply: dict, number: object) -> None:
+    """Send ``reply`` to request ``number`` (0: the import); a channel the submission closed or
+    filled with garbage ends the runner quietly, and the host reports what it saw."""
+    _flush()
+    try:
+        _send(fd_out, {**reply, "id": number})
+    except BaseException:
+        os._exit(1)
 
 
 if __name__ == "__main__":

@@ -44,7 +44,7 @@ def _check(args: argparse.Namespace) -> int:
         else:
             variant, how = infer_variant(submission.source_dir)
             notes = (how,)
-        hidden = tuple(Path(p) for p in [args.rubric] if p)
+        hidden = _check_hidden(args)
         print(
             f"grading {submission.label} as {variant.name}, seed {args.seed} ...", file=sys.stderr
         )
@@ -68,6 +68,15 @@ def _check(args: argparse.Namespace) -> int:
     if args.markdown:
         _write(Path(args.markdown), markdown(grade, notes, extras))
     return 0
+
+
+def _check_hidden(args: argparse.Namespace) -> tuple[Path, ...]:
+    """What the submission must not see: the rubric, the folder it was handed in from (other
+    students' files may sit beside it) and the folders the reports go to."""
+    given = Path(args.submission)
+    folders = [given if given.is_dir() else given.parent]
+    folders += [Path(p).parent for p in (args.json, args.markdown) if p]
+    return tuple(p.resolve() for p in [*folders, *([Path(args.rubric)] if args.rubric else [])])
 
 
 def _extra_options(options: ExtraOptions, args: argparse.Namespace) -> ExtraOptions:

@@ -24,13 +24,21 @@ from enum import Enum
 from pathlib import Path
 from typing import Any
 
-from autograder.sandbox import Protections, available, command_prefix, kit_hidden_paths, next_uid
+from autograder.sandbox import (
+    Protections,
+    available,
+    command_prefix,
+    descendants,
+    kit_hidden_paths,
+    next_uid,
+)
 
 __all__ = ["Limits", "Status", "Reply", "PlayerProcess"]
 
 _CHILD = Path(__file__).with_name("child.py")
 _HEADER = struct.Struct(">I")
 _MAX_REPLY = 1 << 20
+_DRAIN_CHUNKS = 256  # at most 16 MB read after a reply: a process printing forever cannot stall us
 
 
 @dataclass(frozen=True)
@@ -100,6 +108,7 @@ class PlayerProcess:
         self._to_child = -1
         self._from_child = -1
         self._buffer = b""
+        self._sequence = 0  # the id of the request in flight; the import's reply is 0
         self._printed: list[bytes] = []
         self._printed_size = 0
         self.dead: Reply | None = None  # set once the process can answer no more
@@ -149,6 +158,7 @@ class PlayerProcess:
             os.close(request_read)
             os.close(reply_write)
         self._to_child, self._from_child = request_write, reply_read
+        os.set_blocking(request_write, False)  # a child that stops reading cannot block us
         self._group = self._own_group(self._process)
         self._selector = selectors.DefaultSelector()
         self._selector.register(reply_read, selectors.EVENT_READ, "channel")
@@ -217,12 +227,19 @@ class PlayerProcess:
         """
         if self.dead is not None:
             return self.dead
-        data = json.dumps(message).encode()
+        self._sequence += 1
+        data = json.dumps({**message, "id": self._sequence}).encode()
         began = self._clock()
-        try:
-            os.write(self._to_child, _HEADER.pack(len(data)) + data)
-        except OSError:
-            return self._ended(doing, began)
+        pending = memoryview(_HEADER.pack(len(data)) + data)
+        while pending:
+            try:
+                pending = pending[os.write(self._to_child, pending) :]
+            except BlockingIOError:
+                if self._clock() - began >= seconds:
+                    return self._timed_out(began, seconds, doing)
+                time.sleep(0.001)
+            except OSError:
+                return self._ended(doing, began)
         return self._await(began, seconds, doing)
 
     def _await(self, began: float, seconds: float, doing: str) -> Reply:
@@ -267,7 +284,9 @@ class PlayerProcess:
     def _drain_output(self) -> str:
         """What the child printed since the last call, capped, with a note on what was cut."""
         assert self._selector is not None
-        while any(key.data == "output" for key, _ in self._selector.select(0)):
+        for _ in range(_DRAIN_CHUNKS):
+            if not any(key.data == "output" for key, _ in self._selector.select(0)):
+                break
             self._pump(0)
         text = b"".join(self._printed).decode("utf-8", "replace")
         if self._printed_size > self.limits.output_chars:
@@ -293,6 +312,8 @@ class PlayerProcess:
 
     def _answer(self, message: dict[str, Any] | str, began: float, doing: str) -> Reply:
         seconds = self._clock() - began
+        if not isinstance(message, str) and message.get("id") != self._sequence:
+            message = "a reply to another request (a forged or stray message)"
         if isinstance(message, str):
             self._kill()
             printed = self._drain_output()
@@ -324,6 +345,8 @@ class PlayerProcess:
 
     def _ended(self, doing: str, began: float) -> Reply:
         code = self._reap(1.0)
+        if code is not None and 128 < code <= 128 + 64:
+            code = 128 - code  # the runner's reaper reports a death by signal as shells do
         if code is None:
             how = "closed the grader's channel"
         elif code < 0:
@@ -355,12 +378,27 @@ class PlayerProcess:
         process = self._process
         if process is None:
             return
-        if self._group is not None:
+        if self._group is not None and not self.protections.namespaces:
+            self._kill_tree(process.pid)  # first, while the reaper lives to adopt orphans
+        if self._group is not None:  # in a pid namespace, this ends every process in it
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.killpg(self._group, signal.SIGKILL)
         with contextlib.suppress(ProcessLookupError, OSError):
             process.kill()
         self._reap(5.0)
+
+    @staticmethod
+    def _kill_tree(root: int) -> None:
+        """Kill every process below ``root`` (its reaper, which adopts their orphans) until none
+        is left, whatever session or group they moved to; Linux only, elsewhere a no-op."""
+        for _ in range(50):
+            below = descendants(root)
+            if not below:
+                return
+            for pid in below:
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.kill(pid, signal.SIGKILL)
+            time.sleep(0.005)  # let the killed die and their children pass to the reaper
 
     def abort(self) -> None:
         """Kill the process group now, from any thread; the call in flight ends as 'exited'."""

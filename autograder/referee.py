@@ -242,6 +242,12 @@ def _judge(where: str, pos: Position, reply: Reply) -> Call:
         illegal = None
     except MoveError as err:
         move, illegal = None, str(err)
+    problem = format_problem(raw, pos)
+    size = _cut_size(reply.data.get("move"))
+    if size is not None:  # the child sent the first items only: name the real length
+        shown, real = f"a list of {len(raw)} items", f"a list of {size} items"
+        illegal = illegal and illegal.replace(shown, real)
+        problem = problem and problem.replace(shown, real)
     return Call(
         where,
         pos,
@@ -249,11 +255,22 @@ def _judge(where: str, pos: Position, reply: Reply) -> Call:
         reply.seconds,
         returned=repr(raw),
         illegal=illegal,
-        format_problem=format_problem(raw, pos),
+        format_problem=problem,
         changed=" and ".join(changed) or None,
         printed=reply.printed,
         move=move,
     )
+
+
+def _cut_size(description: Any) -> int | None:
+    """The real length of a returned list or tuple the child described only in part."""
+    if not isinstance(description, dict):
+        return None
+    items = description.get("list", description.get("tuple"))
+    size = description.get("size")
+    if isinstance(items, list) and isinstance(size, int) and size > len(items):
+        return size
+    return None
 
 
 def _skipped(where: str, pos: Position, limits: Limits, budget: _Budget) -> Call:
@@ -398,6 +415,16 @@ def _load_problem(reply: Reply, variant: Variant, limits: Limits) -> str:
     if kind == "syntax":
         error = reply.data.get("error")
         return f"game.py has a syntax error ({error}); run `python game.py` to see where"
+    if kind == "encoding":
+        return (
+            f"game.py is not UTF-8 text ({reply.data.get('error')}); save it with the "
+            "UTF-8 encoding (not UTF-16, not Latin-1)"
+        )
+    if kind == "exit":
+        return (
+            f"game.py tried to end the program while being imported ({reply.data.get('error')}): "
+            f"{guard}"
+        )
     if kind == "class":
         found = reply.data.get("error") or "no classes"
         return (

@@ -16,6 +16,7 @@ Layers, each used where available (KIT_SPEC §5, docs/sandbox.md):
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import itertools
 import os
@@ -25,7 +26,14 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["Protections", "available", "command_prefix", "next_uid", "kit_hidden_paths"]
+__all__ = [
+    "Protections",
+    "available",
+    "command_prefix",
+    "next_uid",
+    "kit_hidden_paths",
+    "descendants",
+]
 
 _UNSHARE = [
     "unshare",
@@ -156,3 +164,29 @@ def kit_hidden_paths() -> list[Path]:
     )
     candidates = [package.parent / "solution", package / "rubrics", Path(cache)]
     return [path for path in candidates if path.exists()]
+
+
+def descendants(root: int) -> list[int]:
+    """Every live process below ``root``, children first; read from /proc (Linux), so empty
+    where there is none (macOS: the host's process-group kill is all there is)."""
+    parents: dict[int, int] = {}
+    with contextlib.suppress(OSError):
+        for name in os.listdir("/proc"):
+            if not name.isdigit():
+                continue
+            with (
+                contextlib.suppress(OSError, ValueError, IndexError),
+                open(f"/proc/{name}/stat", "rb") as handle,
+            ):
+                state, parent = handle.read().rsplit(b")", 1)[1].split()[:2]
+                if state != b"Z":  # a zombie is dead already, waiting for its parent
+                    parents[int(name)] = int(parent)
+    children: dict[int, list[int]] = {}
+    for pid, parent in parents.items():
+        children.setdefault(parent, []).append(pid)
+    found, queue = [], list(children.get(root, []))
+    while queue:
+        pid = queue.pop(0)
+        found.append(pid)
+        queue.extend(children.get(pid, []))
+    return found

@@ -114,7 +114,8 @@ def _has_win(pos: Position) -> bool:
 
 def _must_block(pos: Position) -> bool:
     """No win at once, some moves lose at once and some do not."""
-    if _has_win(pos):
+    threat = _has_win(pos._replace(turn=opponent(pos.turn)))  # cheap filter: a threat now
+    if not threat or _has_win(pos):
         return False
     losing = [_loses_at_once(pos, move) for move in legal_moves(pos)]
     return any(losing) and not all(losing)
@@ -411,8 +412,8 @@ def test_main_plays_a_game_and_asks_again_after_bad_input(
     human = _Human(solution, ["zz", "F9", "b2", "B2"], lambda pos: next(iter(legal_moves(pos))))
     _run_main(solution, monkeypatch, human, RED)
     out = capsys.readouterr().out
-    assert "'ZZ' is not a square" in out and "'F9' is not a square" in out
-    assert "Illegal move: (2, 1) is occupied" in out
+    assert "'zz' is not a square" in out and "'F9' is not a square" in out
+    assert "Illegal move: (2, 1) [B2] is occupied" in out
     assert out.rstrip().endswith("The AI wins.")
 
 
@@ -437,7 +438,7 @@ def test_main_move_phase_asks_from_and_to_and_stops_at_the_ply_cap(
     _run_main(solution, monkeypatch, human, BLACK)
     out = capsys.readouterr().out
     assert "'Q7' is not a square" in out
-    assert re.search(r"Illegal move: \(\d, \d\) holds no 'r' marker", out)
+    assert re.search(r"Illegal move: \(\d, \d\) \[[A-E]\d\] holds no 'r' marker", out)
     assert sum("from" in prompt for prompt in human.prompts) >= 3
     assert out.rstrip().endswith("Draw: 14 plies were played and nobody holds a goal.")
 

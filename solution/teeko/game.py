@@ -312,6 +312,10 @@ def _masks(state: list[list[str]], piece: str, other: str) -> tuple[int, int]:
     return own, theirs
 
 
+def _cell(row: int, col: int) -> str:
+    return f"({row}, {col}) [{COLUMNS[col]}{row}]"
+
+
 def _student(move: int) -> list[tuple[int, int]]:
     """The move in the course's format: a list of (row, col) tuples of plain ints."""
     to, src = move & 31, (move >> 5) - 1
@@ -374,6 +378,7 @@ class TeekoPlayer:
                 raise ValueError(f"a square is a (row, col) pair, got {cell!r}")
             if not all(isinstance(v, int) and 0 <= v < SIZE for v in cell):
                 raise ValueError(f"{tuple(cell)} is not on the board: rows and columns are 0-4")
+        cells = [_cell(*cell) for cell in move]
         (row, col), placed = move[0], sum(r.count(self.opp) for r in self.board)
         if placed < MARKERS and len(move) == 2:
             raise ValueError(
@@ -388,11 +393,11 @@ class TeekoPlayer:
         if len(move) == 2:
             src_row, src_col = move[1]
             if self.board[src_row][src_col] != self.opp:
-                raise ValueError(f"({src_row}, {src_col}) holds no {self.opp!r} marker to move")
+                raise ValueError(f"{cells[1]} holds no {self.opp!r} marker to move")
             if max(abs(src_row - row), abs(src_col - col)) != 1:
-                raise ValueError(f"({row}, {col}) is not adjacent to ({src_row}, {src_col})")
+                raise ValueError(f"{cells[0]} is not adjacent to {cells[1]}")
         if self.board[row][col] != " ":
-            raise ValueError(f"({row}, {col}) is occupied")
+            raise ValueError(f"{cells[0]} is occupied")
         self.place_piece(move, self.opp)
 
     def place_piece(self, move: list[tuple[int, int]], piece: str) -> None:
@@ -426,16 +431,13 @@ class TeekoPlayer:
 # ==== terminal game ============================================================================
 
 
-def _name(row: int, col: int) -> str:
-    return f"{COLUMNS[col]}{row}"
-
-
 def _ask_square(prompt: str) -> tuple[int, int]:
     """A (row, col) typed as a column letter and a row digit, like B3; asks again until valid."""
     while True:
-        text = input(prompt).strip().upper()
-        if len(text) == 2 and text[0] in COLUMNS and text[1] in "01234":
-            return int(text[1]), COLUMNS.index(text[0])
+        text = input(prompt).strip()
+        name = text.upper()
+        if len(name) == 2 and name[0] in COLUMNS and name[1] in "01234":
+            return int(name[1]), COLUMNS.index(name[0])
         print(f"{text!r} is not a square: type a column A-E then a row 0-4, like B3.")
 
 
@@ -466,7 +468,7 @@ def main() -> None:
             if turn == ai.my_piece:
                 move = ai.make_move(ai.board)
                 ai.place_piece(move, ai.my_piece)
-                text = " to ".join(_name(*sq) for sq in reversed(move))
+                text = " to ".join(f"{COLUMNS[col]}{row}" for row, col in reversed(move))
                 print(f"The AI {'drops on' if len(move) == 1 else 'moves from'} {text}.")
             else:
                 _ask_move(ai)
