@@ -64,6 +64,19 @@ OPPONENTS: dict[str, Opponent] = {
     "minimax2": minimax_opponent(2),  # plain depth-2 minimax, open-goals heuristic, random ties
 }
 
+_PERFECT: dict[str, Opponent] = {}
+
+
+def _perfect(variant: str) -> Opponent:
+    """The oracle's perfect player (needs ``autograder oracle build --variant V``)."""
+    if variant not in _PERFECT:
+        from autograder.opponents import perfect_opponent
+        from autograder.oracle import load
+
+        _PERFECT[variant] = perfect_opponent(load(variant))
+    return _PERFECT[variant]
+
+
 # ---- one game ---------------------------------------------------------------------------------
 
 
@@ -94,7 +107,7 @@ def play_game(task: tuple[int, str, str, int, float]) -> Game:
     _SOLUTION.TIME_BUDGET = budget
     variant = find_variant(variant_name)
     rng = random.Random(seed * 1_000_003 + index)
-    choose = OPPONENTS[opponent_name]
+    choose = _perfect(variant_name) if opponent_name == "perfect" else OPPONENTS[opponent_name]
     opening = rng.randint(2, 4) if opponent_name == "minimax2" else 0
 
     player = getattr(_SOLUTION, variant.player_class)()
@@ -144,7 +157,7 @@ def _spread(values: list[int]) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--variant", default="teeko", choices=["teeko", "teeko2"])
-    parser.add_argument("--opponent", default="random", choices=sorted(OPPONENTS))
+    parser.add_argument("--opponent", default="random", choices=[*sorted(OPPONENTS), "perfect"])
     parser.add_argument("--games", type=int, default=100)
     parser.add_argument("--jobs", type=int, default=2, help="games played in parallel")
     parser.add_argument("--seed", type=int, default=1)

@@ -248,15 +248,8 @@ class _Searcher:
         if entry is not None:
             e_depth, flag, score, tt_move = entry
             score = _from_table(score, ply)
-            if (
-                ply
-                and e_depth >= depth
-                and (
-                    flag == EXACT
-                    or (flag == LOWER and score >= beta)
-                    or (flag == UPPER and score <= alpha)
-                )
-            ):
+            within = score >= beta if flag == LOWER else score <= alpha if flag == UPPER else True
+            if ply and e_depth >= depth and within:
                 return score
         killers, history = self.killers[ply], self.history
         children = []
