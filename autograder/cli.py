@@ -12,19 +12,23 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
 
-from autograder.batch import grade_batch, write_grades_csv
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+from autograder.batch import BatchResult, grade_batch, write_grades_csv
 from autograder.canvas import collect, write_canvas_import
 from autograder.errors import GraderError
 from autograder.extras import run_extras
 from autograder.gradescope import add_gradescope_command
 from autograder.intake import infer_variant, open_submission
 from autograder.oracle.commands import add_oracle_commands
+from autograder.records import Entry, Record
 from autograder.referee import default_spawner, run_session
 from autograder.report import markdown, results_json, terminal
-from autograder.rubric import ExtraOptions, load_rubric
+from autograder.rubric import ExtraOptions, Rubric, load_rubric
 from autograder.scoring import score
 from autograder.summary import write_summary
-from autograder.variants import UnknownVariantError, find_variant
+from autograder.variants import UnknownVariantError, Variant, find_variant
 
 __all__ = ["main", "build_parser"]
 
@@ -102,23 +106,21 @@ def _grade(args: argparse.Namespace) -> int:
         raise GraderError(f"--roster: {args.roster} is not a file")
     err = _stderr_console()
     if jobs > cores:
-        err.print(
+        _say(
+            err,
             f"warning: --jobs {jobs} is more than the {cores} cores: moves may time out "
             "that would not on a quiet machine",
-            markup=False,
-            soft_wrap=True,
         )
     with tempfile.TemporaryDirectory(prefix="teeko-intake-") as work:
         collection = collect([Path(p) for p in args.inputs], Path(work), rubric.packaging_pattern)
         for problem in collection.problems:
-            err.print(f"skipped: {problem}", markup=False, soft_wrap=True)
+            _say(err, f"skipped: {problem}")
         if not collection.entries:
             raise GraderError("no submissions found in " + ", ".join(args.inputs))
-        err.print(
+        _say(
+            err,
             f"grading {len(collection.entries)} students as {variant.name}, seed {args.seed}, "
             f"{jobs} at a time, rubric {rubric.source}, into {out}",
-            markup=False,
-            soft_wrap=True,
         )
         result = _run_batch(collection.entries, variant, rubric, out, args, jobs, err)
     write_grades_csv(result.records, out / "grades.csv")
@@ -126,36 +128,38 @@ def _grade(args: argparse.Namespace) -> int:
     if args.roster:
         target = out / "canvas_import.csv"
         for problem in write_canvas_import(result.records, Path(args.roster), target):
-            err.print(f"roster: {problem}", markup=False, soft_wrap=True)
+            _say(err, f"roster: {problem}")
         written.append(target)
     for path in written:
         print(path)
     if result.interrupted:
-        err.print(
+        _say(
+            err,
             f"interrupted: {len(result.records)} students are graded and saved; run the "
             "same command again to grade the rest",
-            markup=False,
-            soft_wrap=True,
         )
         return 130
     return 0
 
 
-def _stderr_console():  # type: ignore[no-untyped-def]
-    from rich.console import Console
-
+def _stderr_console() -> Console:
     return Console(stderr=True, highlight=False)
 
 
-def _run_batch(entries, variant, rubric, out, args, jobs, err):  # type: ignore[no-untyped-def]
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        TextColumn,
-        TimeRemainingColumn,
-    )
+def _say(err: Console, text: str) -> None:
+    """A plain line on stderr: no markup in student-made names, no wrapping mid-sentence."""
+    err.print(text, markup=False, soft_wrap=True)
 
+
+def _run_batch(
+    entries: Sequence[Entry],
+    variant: Variant,
+    rubric: Rubric,
+    out: Path,
+    args: argparse.Namespace,
+    jobs: int,
+    err: Console,
+) -> BatchResult:
     columns = (
         TextColumn("{task.description}"),
         BarColumn(),
@@ -166,7 +170,7 @@ def _run_batch(entries, variant, rubric, out, args, jobs, err):  # type: ignore[
     with Progress(*columns, console=err, transient=False) as progress:
         task = progress.add_task("grading", total=None)
 
-        def done(record, count, total):  # type: ignore[no-untyped-def]
+        def done(record: Record, count: int, total: int) -> None:
             progress.update(
                 task,
                 completed=count,
@@ -183,20 +187,19 @@ def _run_batch(entries, variant, rubric, out, args, jobs, err):  # type: ignore[
             jobs=jobs,
             regrade=args.regrade,
             on_done=done,
-            hidden=[Path(p) for p in args.inputs],
+            hidden=[Path(p) for p in [*args.inputs, args.rubric, args.roster] if p],
         )
     skipped = len(result.records) - result.graded_now
     if skipped > 0 and not result.interrupted:
-        err.print(
+        _say(
+            err,
             f"{skipped} students already had a grade in {out} and were not graded again "
             "(--regrade grades everyone again)",
-            markup=False,
-            soft_wrap=True,
         )
     return result
 
 
-def _variant(name: str):  # type: ignore[no-untyped-def]
+def _variant(name: str) -> Variant:
     try:
         return find_variant(name)
     except UnknownVariantError as err:
