@@ -149,7 +149,9 @@ def _reason(grade: Grade) -> str:
     ):
         hits = [c for c in calls if c.status is status]
         if hits:
-            return f"{text} in {len(hits)} of {len(calls)} calls (first: {hits[0].where})"
+            first = hits[0]
+            what = f": {first.error}" if first.error else ""
+            return f"{text} in {len(hits)} of {len(calls)} calls (first: {first.where}{what})"
     return ""
 
 

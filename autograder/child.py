@@ -13,6 +13,7 @@ import json
 import linecache
 import os
 import random
+import re
 import resource
 import select
 import signal
@@ -369,7 +370,7 @@ def _reap(runner: int) -> None:
                         os.kill(child, signal.SIGKILL)
 
 
-def _split_off_runner(grader: int, privileged: bool) -> None:
+def _split_off_runner(grader: int, privileged: bool, pid_max: int) -> None:
     """Fork: the parent stays behind as the reaper (see ``_reap``), the child goes on to run the
     submission, killed by the kernel if its parent dies. Returns in the runner only."""
     _prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
@@ -377,6 +378,9 @@ def _split_off_runner(grader: int, privileged: bool) -> None:
         os._exit(1)  # the grader died before the request took hold
     _prctl(_PR_SET_CHILD_SUBREAPER, 1)
     reaper = os.getpid()
+    if pid_max and reaper == 1:  # our own pid namespace: a fork bomb stops at pid_max
+        with contextlib.suppress(OSError), open("/proc/sys/kernel/pid_max", "w") as handle:
+            handle.write(str(pid_max))
     runner = os.fork()
     if runner:
         if privileged:  # it needs none of root's capabilities to reap
@@ -433,27 +437,46 @@ def _mount(libc, source, target, kind, flags, data) -> bool:  # type: ignore[no-
     return libc.mount(encode(source), encode(target), encode(kind), flags, encode(data)) == 0
 
 
+def _mount_points() -> list[str]:
+    with open("/proc/self/mountinfo") as handle:  # octal escapes: "\040" is a space
+        points = [line.split()[4] for line in handle]
+    unescape = re.compile(r"\\([0-7]{3})")
+    return [unescape.sub(lambda m: chr(int(m.group(1), 8)), point) for point in points]
+
+
 def _fence_filesystem(hide: list[str], tmp_mb: int) -> None:
-    """In our own mount namespace: everything read-only, a fresh /tmp, the kit's secrets hidden."""
+    """In our own mount namespace: everything read-only, a fresh /tmp, the kit's secrets hidden.
+
+    :raises OSError: when any part of the fence cannot be built: the submission is then not run.
+    """
     import ctypes
 
     libc = ctypes.CDLL(None, use_errno=True)
-    with open("/proc/self/mountinfo") as handle:
-        points = [line.split()[4] for line in handle]
-    for point in points:
-        if not point.startswith("/proc"):
-            _mount(libc, None, point, None, _MS_REMOUNT | _MS_BIND | _MS_RDONLY, None)
+    for point in _mount_points():
+        if point.startswith("/proc"):
+            continue
+        _mount(libc, None, point, None, _MS_REMOUNT | _MS_BIND | _MS_RDONLY, None)
+        try:
+            flags = os.statvfs(point).f_flag
+        except OSError:  # a mount point we cannot even look at is no way out
+            continue
+        if not flags & os.ST_RDONLY:
+            raise OSError(ctypes.get_errno(), f"cannot make {point} read-only")
     if not _mount(
         libc, "tmpfs", "/tmp", "tmpfs", _MS_NOSUID | _MS_NODEV, f"size={tmp_mb}m,mode=1777"
     ):
         raise OSError(ctypes.get_errno(), "cannot mount a private /tmp")
     for path in hide:
         if os.path.isdir(path):
-            _mount(
+            hidden = _mount(
                 libc, "tmpfs", path, "tmpfs", _MS_RDONLY | _MS_NOSUID | _MS_NODEV, "size=4k,mode=0"
             )
         elif os.path.exists(path):
-            _mount(libc, "/dev/null", path, None, _MS_BIND, None)
+            hidden = _mount(libc, "/dev/null", path, None, _MS_BIND, None)
+        else:
+            continue
+        if not hidden:
+            raise OSError(ctypes.get_errno(), f"cannot hide {path}")
 
 
 def _drop_capabilities() -> None:
@@ -514,10 +537,18 @@ def main(argv: list[str]) -> None:
     fd_in, fd_out = int(argv[1]), int(argv[2])
     source_dir, seed, settings = argv[3], int(argv[4]), json.loads(argv[5])
     sandbox = settings.get("sandbox") or {}
-    _split_off_runner(settings.get("grader", os.getppid()), bool(sandbox.get("namespaces")))
+    _split_off_runner(
+        settings.get("grader", os.getppid()),
+        bool(sandbox.get("namespaces")),
+        int(sandbox.get("pid_max", 0)),
+    )
     _watch_grader(fd_in)
     if settings.get("sandbox"):
-        source_dir, _ = _enter_sandbox(source_dir, os.getcwd(), settings["sandbox"])
+        try:
+            source_dir, _ = _enter_sandbox(source_dir, os.getcwd(), settings["sandbox"])
+        except Exception as err:  # fail closed: the submission is never imported unfenced
+            _reply(fd_out, {"ok": False, "kind": "sandbox", "error": str(err)}, 0)
+            return
     _limit(resource.RLIMIT_CORE, 0)
     for name, value in settings.get("rlimits", {}).items():
         _limit(getattr(resource, name), value)

@@ -195,6 +195,7 @@ class PlayerProcess:
             "hide": [str(path) for path in hidden],
             "tmp_mb": self.limits.file_mb,
             "processes": 64,
+            "pid_max": layers.process_limit,
         }
 
     def _rlimits(self) -> dict[str, int]:

@@ -415,6 +415,11 @@ def _load_problem(reply: Reply, variant: Variant, limits: Limits) -> str:
     if kind == "syntax":
         error = reply.data.get("error")
         return f"game.py has a syntax error ({error}); run `python game.py` to see where"
+    if kind == "sandbox":
+        return (
+            f"the grader could not fence the submission in ({reply.data.get('error')}), so it "
+            "was not run: this is the grader's problem, not yours; it needs grading again"
+        )
     if kind == "encoding":
         return (
             f"game.py is not UTF-8 text ({reply.data.get('error')}); save it with the "

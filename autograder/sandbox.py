@@ -9,7 +9,8 @@ Layers, each used where available (KIT_SPEC §5, docs/sandbox.md):
 - another user: when the grader is root, each child drops to an unused uid of its own;
 - namespaces (the ``unshare`` tool, as root): a private mount namespace with a fresh ``/tmp``
   and everything else read-only, the kit's solutions and rubrics and the batch's inputs and
-  outputs hidden, no network, and a pid namespace so nothing the child starts outlives it.
+  outputs hidden, no network, and a pid namespace so nothing the child starts outlives it,
+  with at most ``PROCESS_LIMIT`` processes where the kernel lets pid_max be set per namespace.
 
 ``TEEKO_SANDBOX=off`` turns the optional layers off (for debugging a submission).
 """
@@ -33,6 +34,7 @@ __all__ = [
     "next_uid",
     "kit_hidden_paths",
     "descendants",
+    "PROCESS_LIMIT",
 ]
 
 _UNSHARE = [
@@ -48,6 +50,7 @@ _UNSHARE = [
     "--",
 ]
 _FIRST_UID = 61000
+PROCESS_LIMIT = 301  # pids (processes and threads) in a child's pid namespace: the least allowed
 _UID_SLOTS = 4000
 _uids = itertools.count()
 
@@ -57,6 +60,7 @@ class Protections:
     resource_limits: bool
     other_user: bool
     namespaces: bool
+    process_limit: int = 0  # pid_max of the child's pid namespace (Linux 6.14+); 0: none
 
     def describe(self) -> list[str]:
         """One line per layer, for the report header; a warning where a layer is missing."""
@@ -80,23 +84,37 @@ class Protections:
         lines.append(
             "private /tmp, read-only filesystem, solutions and other submissions hidden, "
             "no network, own process ids"
+            + (f", at most {self.process_limit} processes" if self.process_limit else "")
             if self.namespaces
             else "warning: no namespaces (needs root and the unshare tool): the filesystem "
             "and the network are not fenced off"
         )
+        if not (self.process_limit or self.other_user):
+            lines.append("warning: no limit on the number of processes (no fork-bomb brake)")
         return lines
 
 
-def _unshare_works() -> bool:
+def _unshare_works(command: str = "true") -> bool:
     if shutil.which("unshare") is None:
         return False
     try:
         done = subprocess.run(
-            [*_UNSHARE, "true"], capture_output=True, timeout=10, stdin=subprocess.DEVNULL
+            [*_UNSHARE, "sh", "-c", command],
+            capture_output=True,
+            timeout=10,
+            stdin=subprocess.DEVNULL,
         )
     except (OSError, subprocess.SubprocessError):
         return False
     return done.returncode == 0
+
+
+def _process_limit_works() -> bool:
+    """Whether pid 1 of a new pid namespace may lower its namespace's pid_max (Linux 6.14+)."""
+    path = "/proc/sys/kernel/pid_max"
+    return _unshare_works(
+        f'echo {PROCESS_LIMIT} > {path} && test "$(cat {path})" = {PROCESS_LIMIT}'
+    )
 
 
 def _python_works_as_another_user() -> bool:
@@ -129,10 +147,12 @@ def available() -> Protections:
     if os.environ.get("TEEKO_SANDBOX", "").lower() in ("off", "0", "no"):
         return Protections(resource_limits=_has_resource(), other_user=False, namespaces=False)
     root = hasattr(os, "geteuid") and os.geteuid() == 0
+    namespaces = root and _unshare_works()
     return Protections(
         resource_limits=_has_resource(),
         other_user=root and _python_works_as_another_user(),
-        namespaces=root and _unshare_works(),
+        namespaces=namespaces,
+        process_limit=PROCESS_LIMIT if namespaces and _process_limit_works() else 0,
     )
 
 

@@ -1,0 +1,461 @@
+"""The attack corpus (``tests/corpus.py``) graded end to end, in real child processes.
+
+Each entry goes through ``autograder check`` and must get exactly its points and its message;
+the filesystem attacks must also leave no trace (the file was not written, the secret does not
+appear in any report), the process attacks must leave no process behind, and the attacks on
+the grader must not change the games played. Then the whole corpus is graded as one batch with
+good submissions among it, and a few entries again with ``TEEKO_SANDBOX=off``.
+
+The submissions, the rubric and the output folders live under /var/tmp, not /tmp: outside the
+private /tmp each child gets, so it is the read-only, hidden view of the rest that must stop
+the filesystem attacks.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import uuid
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from autograder.sandbox import available
+from tests.conftest import ROOT, STARTERS
+from tests.corpus import ATTACKS, COURSE_RUBRIC, HONEST, Context, in_move_phase, quick_rubric
+
+NAMESPACES = available().namespaces
+needs_namespaces = pytest.mark.skipif(
+    not NAMESPACES, reason="needs the full sandbox (root and the unshare tool)"
+)
+needs_brake = pytest.mark.skipif(
+    not available().process_limit, reason="needs pid_max per pid namespace (Linux 6.14+)"
+)
+SOURCES = [name for name, attack in ATTACKS.items() if attack.scores is not None]
+ARCHIVES = [name for name, attack in ATTACKS.items() if attack.scores is None]
+CLASSMATE = "CLASSMATE_SECRET = 'the answer to problem 3 is B2'\n"
+
+
+def _param(name: str) -> Any:
+    attack = ATTACKS[name]
+    marks = [needs_namespaces] if attack.fenced else []
+    marks += [needs_brake] if attack.brake else []
+    return pytest.param(name, marks=marks, id=name)
+
+
+def _words(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _scores(results: dict[str, Any]) -> dict[str, float]:
+    return {test["tags"][0]: test["score"] for test in results["tests"]}
+
+
+@dataclass
+class Run:
+    returncode: int
+    stdout: str
+    stderr: str
+    seconds: float
+    results: dict[str, Any] | None
+    results_text: str
+
+    @property
+    def seen(self) -> str:
+        """Everything the student is shown, whitespace-normalised."""
+        outputs = [self.results.get("output", "")] if self.results else []
+        outputs += [t["output"] for t in (self.results or {}).get("tests", [])]
+        return _words(self.stdout + " " + " ".join(outputs))
+
+
+class Arena:
+    """A scratch folder under /var/tmp where attacks are written, graded and inspected."""
+
+    def __init__(self, base: Path) -> None:
+        self.base = base
+        self.rubric = base / "quick.toml"
+        self.rubric.write_text(quick_rubric())
+        self.cache: dict[tuple[str, str], Run] = {}
+
+    def context(self, here: Path, out: Path, other: Path, marker: str) -> Context:
+        return Context(here=here, out=out, other=other, rubric=self.rubric, marker=marker)
+
+    def check(self, name: str, sandbox: str = "") -> tuple[Run, Context]:
+        """``autograder check`` on the attack as a student's file in a class folder."""
+        key = (name, sandbox)
+        folder = self.base / f"{name}{'-' + sandbox if sandbox else ''}"
+        if key in self.cache:
+            return self.cache[key], self._context(folder)
+        attack = ATTACKS[name]
+        here, out = folder / "class", folder / "out"
+        here.mkdir(parents=True)
+        out.mkdir()
+        ctx = self._context(folder)
+        ctx.other.write_text(CLASSMATE)
+        path = here / ("student.py" if attack.suffix == ".py" else "hw8_student.zip")
+        path.write_bytes(attack.content(ctx))
+        args = ["check", str(path), "--assignment", "teeko", "--json", str(out / "results.json")]
+        if attack.rubric != COURSE_RUBRIC:
+            args += ["--rubric", str(self.rubric)]
+        run = _autograder(args, sandbox)
+        self.cache[key] = run
+        return run, ctx
+
+    def _context(self, folder: Path) -> Context:
+        here = folder / "class"
+        marker = f"teeko-attack-{uuid.uuid5(uuid.NAMESPACE_URL, str(folder)).hex[:12]}"
+        return self.context(here, folder / "out", here / "classmate.py", marker)
+
+
+def _autograder(args: list[str], sandbox: str = "", timeout: float = 300) -> Run:
+    env = {"PATH": "/usr/bin:/bin", "COLUMNS": "120", "PYTHONPATH": str(ROOT)}
+    if sandbox:
+        env["TEEKO_SANDBOX"] = sandbox
+    began = time.monotonic()
+    done = subprocess.run(
+        [sys.executable, "-m", "autograder", *args],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        cwd=ROOT,
+        env=env,
+    )
+    seconds = time.monotonic() - began
+    results, text = None, ""
+    if "--json" in args:
+        target = Path(args[args.index("--json") + 1])
+        if target.exists():
+            text = target.read_text()
+            results = json.loads(text)
+    if done.returncode not in (0, 2):
+        print(done.stdout, done.stderr, sep="\n")
+    return Run(done.returncode, done.stdout, done.stderr, seconds, results, text)
+
+
+def _scratch() -> Path:
+    """A folder outside /tmp when the machine has one we may write, else a temporary one."""
+    for parent in ("/var/tmp", None):
+        try:
+            return Path(tempfile.mkdtemp(prefix="teeko-attacks-", dir=parent))
+        except OSError:
+            continue
+    raise AssertionError("no scratch folder")
+
+
+@pytest.fixture(scope="module")
+def arena() -> Any:
+    base = _scratch()
+    try:
+        yield Arena(base)
+    finally:
+        shutil.rmtree(base, ignore_errors=True)
+
+
+def _survivors(marker: str, seconds: float = 3.0) -> list[str]:
+    """Command lines of live processes carrying ``marker``, after giving them time to die."""
+    deadline = time.monotonic() + seconds
+    while True:
+        found = []
+        for entry in Path("/proc").iterdir():
+            if entry.name.isdigit() and entry.name != str(os.getpid()):
+                try:
+                    command = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode()
+                    state = (entry / "stat").read_text().rsplit(")", 1)[1].split()[0]
+                except (OSError, IndexError):
+                    continue
+                if marker in command and state != "Z":
+                    found.append(command)
+        if not found or time.monotonic() > deadline:
+            return found
+        time.sleep(0.1)
+
+
+def _secret_lines(path: Path) -> list[str]:
+    return [line.strip() for line in path.read_text().splitlines() if len(line.strip()) >= 20]
+
+
+# ---- every source attack, one ``check`` each ------------------------------------------------
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", [_param(n) for n in SOURCES])
+def test_an_attack_gets_its_grade_and_its_message(name: str, arena: Arena) -> None:
+    attack = ATTACKS[name]
+    run, ctx = arena.check(name)
+    assert run.returncode == 0, run.stderr
+    assert run.results is not None
+    assert _scores(run.results) == attack.scores, run.stdout
+    assert run.results["score"] == attack.total
+    assert _words(ctx.fill(attack.message)) in run.seen, run.stdout
+    assert "Traceback" not in run.stdout + run.stderr
+    assert run.seconds < attack.seconds, f"the check took {run.seconds:.1f} s"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "name", [_param(n) for n in SOURCES if ATTACKS[n].absent or ATTACKS[n].secret]
+)
+def test_a_filesystem_attack_leaves_no_trace(name: str, arena: Arena) -> None:
+    """The files it wrote do not exist; what it read appears in no report or output."""
+    attack = ATTACKS[name]
+    run, ctx = arena.check(name)
+    for template in attack.absent:
+        assert not Path(ctx.fill(template)).exists(), ctx.fill(template)
+    assert sorted(p.name for p in ctx.here.iterdir()) == ["classmate.py", "student.py"]
+    assert (ctx.here / "classmate.py").read_text() == CLASSMATE
+    if attack.secret is not None:
+        shown = run.stdout + run.stderr + run.results_text
+        leaked = [line for line in _secret_lines(Path(ctx.fill(attack.secret))) if line in shown]
+        assert not leaked, leaked
+
+
+@pytest.mark.slow
+@needs_namespaces
+def test_a_fake_results_json_is_overwritten_and_cannot_be_replaced_later(arena: Arena) -> None:
+    """The submission writes results.json at import and leaves a daemon to write it again
+    after grading: the grader's own file stands, with the real score, seconds later."""
+    run, ctx = arena.check("fakes-results-json")
+    time.sleep(4)
+    assert (ctx.out / "results.json").read_text() == run.results_text
+    assert json.loads(run.results_text)["score"] == ATTACKS["fakes-results-json"].total
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", [_param(n) for n in SOURCES if ATTACKS[n].survivors])
+def test_no_process_the_submission_started_survives(name: str, arena: Arena) -> None:
+    _, ctx = arena.check(name)
+    assert _survivors(ctx.fill(ATTACKS[name].survivors or "")) == []
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", [_param(n) for n in SOURCES if ATTACKS[n].same_games_as])
+def test_patching_the_grader_from_inside_changes_no_game(name: str, arena: Arena) -> None:
+    """The random opponent, the clock and the referee live in the grader: patching random,
+    time, builtins or the autograder package in the child plays exactly the same games."""
+    run, _ = arena.check(name)
+    baseline, _ = arena.check(ATTACKS[name].same_games_as or "")
+    assert run.results is not None and baseline.results is not None
+    games = {t["tags"][0]: t["output"] for t in run.results["tests"]}["wins"]
+    expected = {t["tags"][0]: t["output"] for t in baseline.results["tests"]}["wins"]
+    assert games == expected
+
+
+_LYING_RUNNER = """
+_runner = _sys.modules["__main__"]  # the child runner, in the submission's own process
+_real_encode = _runner.encode
+
+
+def _lying_encode(value, depth=0, room=None):
+    if type(value) is list and all(type(square) is list for square in value):
+        value = [tuple(square) for square in value]
+    return _real_encode(value, depth, room)
+
+
+_runner.encode = _lying_encode
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.xfail(
+    strict=True, reason="known limit (docs/sandbox.md): format is observed inside the child"
+)
+def test_known_limit_a_submission_that_patches_the_runner_can_hide_a_format_error(
+    arena: Arena, tmp_path: Path
+) -> None:
+    source = in_move_phase("return [list(square) for square in move]", _LYING_RUNNER)
+    (tmp_path / "game.py").write_text(source)
+    out = arena.base / "lying-runner.json"
+    run = _autograder(
+        ["check", str(tmp_path / "game.py"), "--rubric", str(arena.rubric), "--json", str(out)]
+    )
+    assert run.results is not None
+    assert _scores(run.results)["format"] == 5  # what returning lists earns; it gets 10
+
+
+# ---- archives: refused by ``check`` in one line ---------------------------------------------
+
+
+@pytest.mark.parametrize("name", ARCHIVES)
+def test_a_bad_archive_is_refused_in_one_line(name: str, arena: Arena) -> None:
+    run, ctx = arena.check(name)
+    assert run.returncode == 2
+    assert run.stderr.strip().count("\n") == 0, run.stderr
+    assert f"autograder: hw8_student.zip {ctx.fill(ATTACKS[name].message)}" in run.stderr
+    assert sorted(p.name for p in ctx.here.iterdir()) == ["classmate.py", "hw8_student.zip"]
+    assert not (ctx.here.parent / "game.py").exists(), "an entry was unpacked outside"
+
+
+# ---- without the optional layers ------------------------------------------------------------
+
+UNFENCED = [
+    "honest",
+    "os-exit-in-make-move",
+    "kills-itself",
+    "kills-its-process-group",
+    "segfault-by-recursion",
+    "infinite-loop-in-make-move",
+    "child-in-a-new-session",
+    "double-fork-daemon",
+    "process-floods-stdout-forever",
+    "thread-prints-after-the-call",
+    "memory-creep",
+    "forges-a-reply",
+    "patches-builtins-json-and-copy",
+]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", UNFENCED)
+def test_without_namespaces_the_grader_still_works_and_warns(name: str, arena: Arena) -> None:
+    """TEEKO_SANDBOX=off (a student's laptop, macOS): the same grades, the processes still
+    reaped, and the report's header says what is missing."""
+    attack = ATTACKS[name]
+    run, ctx = arena.check(name, sandbox="off")
+    assert run.returncode == 0, run.stderr
+    assert run.results is not None
+    assert _scores(run.results) == attack.scores, run.stdout
+    assert _words(ctx.fill(attack.message)) in run.seen
+    header = run.results["output"]
+    assert "sandbox: warning: no namespaces" in header
+    assert "sandbox: warning: runs as the grader's user" in header
+    if attack.survivors:
+        assert _survivors(ctx.fill(attack.survivors)) == []
+
+
+@pytest.mark.slow
+def test_without_namespaces_killing_the_parent_kills_only_the_reaper(arena: Arena) -> None:
+    """Without a pid namespace the submission's parent is a reaper of its own, not the grader:
+    killing it ends the submission's process (the kernel kills the runner with its parent), the
+    grader goes on. Which move-phase call notices first depends on timing, so only the
+    move-phase rules points are pinned."""
+    run, _ = arena.check("kills-its-parent", sandbox="off")
+    assert run.returncode == 0, run.stderr
+    assert run.results is not None
+    scores = _scores(run.results)
+    assert (scores["rules"], scores["time"], scores["wins"]) == (10, 25, 30)
+    assert "the submission's process was killed by SIGKILL" in run.seen
+
+
+@pytest.mark.slow
+@needs_namespaces
+def test_the_report_header_names_the_active_layers(arena: Arena) -> None:
+    run, _ = arena.check("honest")
+    assert run.results is not None
+    header = run.results["output"]
+    assert "sandbox: own process group, killed whole" in header
+    assert "sandbox: private /tmp, read-only filesystem, solutions and other submissions" in header
+    assert "warning" not in header
+
+
+@pytest.mark.slow
+@needs_namespaces
+def test_every_mount_but_the_private_tmp_is_read_only(arena: Arena, tmp_path: Path) -> None:
+    """Not only the mounts the corpus happens to try: every mount point the child sees."""
+    probe = HONEST + (
+        "\nimport os as _os\n_open = []\n"
+        "for _line in open('/proc/self/mountinfo'):\n"
+        "    _point = _line.split()[4]\n"
+        "    if _point.startswith('/proc') or not _os.path.isdir(_point):\n"
+        "        continue\n"
+        "    try:\n"
+        "        open(_os.path.join(_point, '.teeko-probe'), 'w').close()\n"
+        "        _os.remove(_os.path.join(_point, '.teeko-probe'))\n"
+        "        _open.append(_point)\n"
+        "    except OSError:\n"
+        "        pass\n"
+        "print('writable:', sorted(_open))\n"
+    )
+    (tmp_path / "game.py").write_text(probe)
+    out = arena.base / "mounts.json"
+    run = _autograder(
+        ["check", str(tmp_path / "game.py"), "--rubric", str(arena.rubric), "--json", str(out)]
+    )
+    assert run.returncode == 0, run.stderr
+    assert "printed: writable: ['/tmp']" in run.seen
+
+
+# ---- the whole corpus as one batch ----------------------------------------------------------
+
+GOOD = {"good_alice": HONEST, "good_bob": HONEST, "good_carol": STARTERS["teeko"].read_text()}
+
+
+def _student(name: str) -> str:
+    return "atk_" + name.replace("-", "_")
+
+
+def _write_class(folder: Path, ctx: Context, names: list[str]) -> None:
+    folder.mkdir(parents=True, exist_ok=True)
+    for student, source in GOOD.items():
+        (folder / f"{student}.py").write_text(source)
+    (folder / "classmate.py").write_text(CLASSMATE)
+    for name in names:
+        attack = ATTACKS[name]
+        student = _student(name)
+        target = folder / (f"{student}.py" if attack.suffix == ".py" else f"hw8_{student}.zip")
+        target.write_bytes(attack.content(ctx))
+
+
+def _rows(out: Path) -> dict[str, dict[str, str]]:
+    with (out / "grades.csv").open() as handle:
+        return {row["student"]: row for row in csv.DictReader(handle)}
+
+
+def _grade(inputs: Path, out: Path, rubric: Path) -> Run:
+    args = ["grade", str(inputs), "-a", "teeko", "--out", str(out), "--jobs", "2"]
+    return _autograder([*args, "--rubric", str(rubric)], timeout=1200)
+
+
+@pytest.mark.slow
+@needs_namespaces
+def test_the_whole_corpus_as_one_batch(arena: Arena) -> None:
+    """Every attack gets its row and its reason; the good submissions get exactly the grades
+    they get in a batch of their own; no process of the batch survives it."""
+    brake = available().process_limit
+    names = [n for n, a in ATTACKS.items() if not n.startswith("honest") and (brake or not a.brake)]
+    folder, out = arena.base / "batch" / "class", arena.base / "batch" / "out"
+    marker = f"teeko-attack-batch-{uuid.uuid4().hex[:8]}"
+    ctx = arena.context(folder, out, folder / "classmate.py", marker)
+    _write_class(folder, ctx, names)
+    run = _grade(folder, out, arena.rubric)
+    assert run.returncode == 0, run.stderr
+    rows = _rows(out)
+    assert sorted(rows) == sorted([*GOOD, "classmate", *(_student(n) for n in names)])
+
+    alone_folder, alone_out = arena.base / "alone" / "class", arena.base / "alone" / "out"
+    _write_class(alone_folder, ctx, [])
+    assert _grade(alone_folder, alone_out, arena.rubric).returncode == 0
+    alone = _rows(alone_out)
+    for student in GOOD:
+        keep = ("score", "rules", "state", "format", "time", "wins", "output", "reason")
+        assert {k: rows[student][k] for k in keep} == {k: alone[student][k] for k in keep}
+    assert rows["good_alice"]["score"] == "100"
+
+    for name in names:
+        attack, row = ATTACKS[name], rows[_student(name)]
+        feedback = (out / "students" / _student(name) / "feedback.md").read_text()
+        message = _words(ctx.fill(attack.message))
+        if attack.scores is None:
+            assert row["status"] == "error" and row["score"] == "0", (name, row)
+            assert message in row["reason"], (name, row["reason"])
+        else:
+            assert row["status"] == "graded", (name, row)
+            if not attack.message.startswith("won "):  # else the attack changed nothing
+                assert message in _words(feedback), (name, row["reason"])
+        if attack.total == 0 and attack.scores is not None:
+            assert row["reason"], f"{name}: a zero needs its reason in grades.csv"
+    for template in (a for n in names for a in ATTACKS[n].absent):
+        assert not Path(ctx.fill(template)).exists(), ctx.fill(template)
+    assert _survivors(marker) == []
+    everything = (
+        "".join(p.read_text() for p in out.rglob("*.md")) + (out / "grades.csv").read_text()
+    )
+    assert CLASSMATE.strip() not in everything
+    assert not any(line in everything for line in _secret_lines(arena.rubric))
