@@ -319,11 +319,14 @@ try:
 except OSError:
     pass
 """
-_NETWORK = _OUTCOME + """
+_NETWORK = (
+    _OUTCOME
+    + """
 import socket as _socket
 _try("internet", lambda: _socket.create_connection(("1.1.1.1", 53), timeout=1))
 _try("loopback", lambda: _socket.create_connection(("127.0.0.1", 22), timeout=1))
 """
+)
 _REMOUNT = """
 import ctypes as _ctypes
 _libc = _ctypes.CDLL(None, use_errno=True)
