@@ -33,6 +33,31 @@ def fast_solution(variant: str, budget: float = 0.05) -> str:
     return fast
 
 
+# make_move bodies shared by the purpose-built submissions (test_check) and the corpus
+TWO_SQUARES = """
+own = [(r, c) for r in range(5) for c in range(5) if state[r][c] == self.my_piece]
+for r in range(5):
+    for c in range(5):
+        for sr, sc in own:
+            if state[r][c] == " " and max(abs(r - sr), abs(c - sc)) >= 2:
+                return [(r, c), (sr, sc)]
+"""
+
+
+def autograder_process(
+    args: list[str] | tuple[str, ...], env: dict[str, str] | None = None, timeout: float = 600
+) -> subprocess.CompletedProcess[str]:
+    """``python -m autograder ARGS`` in a real process, with a small, fixed environment."""
+    return subprocess.run(
+        [sys.executable, "-m", "autograder", *args],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        cwd=ROOT,
+        env={"PATH": "/usr/bin:/bin", "COLUMNS": "120", "PYTHONPATH": str(ROOT), **(env or {})},
+    )
+
+
 @dataclass
 class CliRun:
     returncode: int
@@ -68,14 +93,7 @@ def run_cli() -> Callable[..., CliRun]:
     def run(
         *args: str, expect_ok: bool = True, timeout: float = 600, env: dict[str, str] | None = None
     ) -> CliRun:
-        done = subprocess.run(
-            [sys.executable, "-m", "autograder", *args],
-            capture_output=True,
-            text=True,
-            timeout=timeout,
-            cwd=ROOT,
-            env={"PATH": "/usr/bin:/bin", "COLUMNS": "120", "PYTHONPATH": str(ROOT), **(env or {})},
-        )
+        done = autograder_process(args, env, timeout)
         if expect_ok and done.returncode != 0:
             print(done.stdout, done.stderr, sep="\n")
         return CliRun(done.returncode, done.stdout, done.stderr)

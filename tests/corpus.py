@@ -30,7 +30,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from tests.conftest import ROOT, SOLUTIONS, fast_solution
+from tests.conftest import ROOT, SOLUTIONS, TWO_SQUARES, fast_solution
 
 __all__ = [
     "Attack",
@@ -460,14 +460,6 @@ for sr, sc in opp:
     for r in range(max(0, sr - 1), min(5, sr + 2)):
         for c in range(max(0, sc - 1), min(5, sc + 2)):
             if state[r][c] == " ":
-                return [(r, c), (sr, sc)]
-"""
-_TWO_SQUARES = """
-own = [(r, c) for r in range(5) for c in range(5) if state[r][c] == self.my_piece]
-for r in range(5):
-    for c in range(5):
-        for sr, sc in own:
-            if state[r][c] == " " and max(abs(r - sr), abs(c - sc)) >= 2:
                 return [(r, c), (sr, sc)]
 """
 _LIAR = """
@@ -911,7 +903,7 @@ ATTACKS: dict[str, Attack] = {
     ),
     "moves-two-squares": Attack(
         "moves",
-        in_move_phase(_TWO_SQUARES),
+        in_move_phase(TWO_SQUARES),
         _grade(rules=10),
         "is not adjacent to",
     ),

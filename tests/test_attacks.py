@@ -17,8 +17,6 @@ import csv
 import json
 import os
 import shutil
-import subprocess
-import sys
 import tempfile
 import time
 import uuid
@@ -29,7 +27,7 @@ from typing import Any
 import pytest
 
 from autograder.sandbox import available
-from tests.conftest import ROOT, STARTERS
+from tests.conftest import STARTERS, autograder_process
 from tests.corpus import ATTACKS, COURSE_RUBRIC, HONEST, Context, in_move_phase, quick_rubric
 
 NAMESPACES = available().namespaces
@@ -116,18 +114,8 @@ class Arena:
 
 
 def _autograder(args: list[str], sandbox: str = "", timeout: float = 300) -> Run:
-    env = {"PATH": "/usr/bin:/bin", "COLUMNS": "120", "PYTHONPATH": str(ROOT)}
-    if sandbox:
-        env["TEEKO_SANDBOX"] = sandbox
     began = time.monotonic()
-    done = subprocess.run(
-        [sys.executable, "-m", "autograder", *args],
-        capture_output=True,
-        text=True,
-        timeout=timeout,
-        cwd=ROOT,
-        env=env,
-    )
+    done = autograder_process(args, {"TEEKO_SANDBOX": sandbox} if sandbox else None, timeout)
     seconds = time.monotonic() - began
     results, text = None, ""
     if "--json" in args:

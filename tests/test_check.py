@@ -17,7 +17,7 @@ from autograder.referee import probe_positions
 from autograder.rubric import load_rubric
 from autograder.rules import count, is_drop_phase, position_text
 from autograder.variants import find_variant
-from tests.conftest import SOLUTIONS, STARTERS, fast_solution
+from tests.conftest import SOLUTIONS, STARTERS, TWO_SQUARES, fast_solution
 
 RUBRIC = load_rubric()
 FULL = {"rules": 25, "state": 10, "format": 10, "time": 25, "wins": 30, "output": 0, "packaging": 0}
@@ -61,14 +61,6 @@ TeekoPlayer.make_move = _patched_make_move
 
 OCCUPIED = """
 return [next((r, c) for r in range(5) for c in range(5) if state[r][c] != " ")]
-"""
-TWO_SQUARES = """
-own = [(r, c) for r in range(5) for c in range(5) if state[r][c] == self.my_piece]
-for r in range(5):
-    for c in range(5):
-        for sr, sc in own:
-            if state[r][c] == " " and max(abs(r - sr), abs(c - sc)) >= 2:
-                return [(r, c), (sr, sc)]
 """
 APPLY_TO_STATE = """
 if sum(cell != " " for row in state for cell in row) == 8:
