@@ -410,7 +410,7 @@ def _watch_grader(fd_in: int) -> None:
     threading.Thread(target=watch, daemon=True, name="grader-watchdog").start()
 
 
-_MS_RDONLY, _MS_REMOUNT, _MS_BIND, _MS_NOSUID, _MS_NODEV = 1, 32, 4096, 2, 4
+_MS_RDONLY, _MS_REMOUNT, _MS_BIND, _MS_NOSUID, _MS_NODEV, _MS_REC = 1, 32, 4096, 2, 4, 16384
 _MAX_SUBMISSION = 50 << 20
 
 
@@ -444,6 +444,27 @@ def _mount_points() -> list[str]:
     return [unescape.sub(lambda m: chr(int(m.group(1), 8)), point) for point in points]
 
 
+def _needed_under_tmp() -> list[str]:
+    """Python and its packages when they live under /tmp (a CI checkout's virtualenv, say):
+    the private /tmp would hide them, so they are put back, read-only."""
+    candidates = {
+        sys.prefix,
+        sys.base_prefix,
+        os.path.dirname(os.path.realpath(sys.executable)),
+        os.path.dirname(os.path.abspath(__file__)),
+        *(entry for entry in sys.path if entry and os.path.isdir(entry)),
+    }
+    under = sorted(
+        os.path.realpath(c) for c in candidates if os.path.realpath(c).startswith("/tmp/")
+    )
+    return [p for p in under if not any(p.startswith(q + "/") for q in under if q != p)]
+
+
+def _held_open(paths: list[str]) -> list[tuple[str, int]]:
+    """Each path with a descriptor that still reaches it once /tmp is covered."""
+    return [(path, os.open(path, os.O_PATH | os.O_DIRECTORY)) for path in paths]
+
+
 def _fence_filesystem(hide: list[str], tmp_mb: int) -> None:
     """In our own mount namespace: everything read-only, a fresh /tmp, the kit's secrets hidden.
 
@@ -452,6 +473,7 @@ def _fence_filesystem(hide: list[str], tmp_mb: int) -> None:
     import ctypes
 
     libc = ctypes.CDLL(None, use_errno=True)
+    kept = _held_open(_needed_under_tmp())
     for point in _mount_points():
         if point.startswith("/proc"):
             continue
@@ -466,6 +488,15 @@ def _fence_filesystem(hide: list[str], tmp_mb: int) -> None:
         libc, "tmpfs", "/tmp", "tmpfs", _MS_NOSUID | _MS_NODEV, f"size={tmp_mb}m,mode=1777"
     ):
         raise OSError(ctypes.get_errno(), "cannot mount a private /tmp")
+    for path, fd in kept:
+        os.makedirs(path, exist_ok=True)
+        source = f"/proc/self/fd/{fd}"
+        if not (
+            _mount(libc, source, path, None, _MS_BIND | _MS_REC, None)
+            and _mount(libc, None, path, None, _MS_REMOUNT | _MS_BIND | _MS_RDONLY, None)
+        ):
+            raise OSError(ctypes.get_errno(), f"cannot keep {path} visible")
+        os.close(fd)
     for path in hide:
         if os.path.isdir(path):
             hidden = _mount(
