@@ -730,7 +730,9 @@ ATTACKS: dict[str, Attack] = {
         "files",
         patched(prelude=_writes(cwd="$marker", grader_cwd="$cwd/$marker")),
         _grade(**PRINTED),
-        "cwd done | grader_cwd blocked: OSError EROFS",
+        # The grader's folder is read-only, or, when it lies under /tmp (a CI checkout), only
+        # the private /tmp's copy of the path is written: either way the real file is absent.
+        "cwd done | grader_cwd ",
         absent=("$cwd/$marker",),
         fenced=True,
     ),
@@ -756,7 +758,9 @@ ATTACKS: dict[str, Attack] = {
         "files",
         patched(prelude=_reads(solution="$solution")),
         _grade(**PRINTED),
-        "reading failed: PermissionError",
+        # PermissionError where hidden under an empty folder, FileNotFoundError where the
+        # private /tmp covers it (a checkout under /tmp): never its content.
+        "reading failed:",
         secret="$solution",
         fenced=True,
     ),
@@ -764,7 +768,7 @@ ATTACKS: dict[str, Attack] = {
         "files",
         patched(prelude=_reads(course="$course_rubric", rubric="$rubric")),
         _grade(**PRINTED),
-        "reading failed: PermissionError",
+        "reading failed:",
         secret="$rubric",
         fenced=True,
     ),
