@@ -11,6 +11,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from autograder.oracle import Oracle, OracleError, load
 from autograder.referee import (
     Call,
     Game,
@@ -73,30 +74,25 @@ class Extras:
     challenge: tuple[Game, ...] = ()
 
 
-def _load_oracle(variant: Variant) -> tuple[object | None, str | None]:
-    try:
-        from autograder.oracle import load
-        from autograder.oracle.cache import OracleError
-    except ImportError as err:  # pragma: no cover - the oracle ships with the kit
-        return None, f"the oracle is not available ({err})"
+def _load_oracle(variant: Variant) -> tuple[Oracle | None, str | None]:
     try:
         return load(variant), None
     except OracleError as err:
         return None, f"perfect-play features skipped: {err}"
 
 
-def _value(oracle: object, pos: Position) -> tuple[str, int | None]:
-    verdict = oracle.value(pos)  # type: ignore[attr-defined]
+def _value(oracle: Oracle, pos: Position) -> tuple[str, int | None]:
+    verdict = oracle.value(pos)
     return verdict.value, verdict.plies
 
 
-def _after(oracle: object, pos: Position, call: Call) -> tuple[str, int | None]:
+def _after(oracle: Oracle, pos: Position, call: Call) -> tuple[str, int | None]:
     assert call.move is not None
-    verdict = oracle.value(play(pos, call.move)).after_move()  # type: ignore[attr-defined]
+    verdict = oracle.value(play(pos, call.move)).after_move()
     return verdict.value, verdict.plies
 
 
-def judge_moves(oracle: object, calls: Sequence[Call]) -> tuple[Judged, ...]:
+def judge_moves(oracle: Oracle, calls: Sequence[Call]) -> tuple[Judged, ...]:
     """Every legal probe move with the position's value before and after it."""
     return tuple(
         Judged(call, _value(oracle, call.position), _after(oracle, call.position, call))
@@ -105,20 +101,20 @@ def judge_moves(oracle: object, calls: Sequence[Call]) -> tuple[Judged, ...]:
     )
 
 
-def _kind(oracle: object, pos: Position) -> str | None:
+def _kind(oracle: Oracle, pos: Position) -> str | None:
     value, plies = _value(oracle, pos)
     if value == "win" and plies == 1:
         return "win in 1"
     if value == "win" and plies == 3:
         return "win in 3"
     if value != "loss":
-        rated = oracle.move_values(pos)  # type: ignore[attr-defined]
+        rated = oracle.move_values(pos)
         if any(_at_once(v.value, v.plies) for _, v in rated):
             return "block"  # some move lets the opponent complete a goal at once
     return None
 
 
-def find_puzzles(oracle: object, variant: Variant, seed: int, each: int) -> list[Position]:
+def find_puzzles(oracle: Oracle, variant: Variant, seed: int, each: int) -> list[Position]:
     """Seeded positions from random games, ``each`` of every kind (fewer if none turn up)."""
     rng = random.Random(f"puzzles:{seed}")
     found: dict[str, list[Position]] = {kind: [] for kind in PUZZLE_KINDS}
@@ -173,7 +169,7 @@ def run_extras(
     from autograder.opponents import LADDER, perfect_opponent
 
     notes: list[str] = []
-    oracle = None
+    oracle: Oracle | None = None
     if options.move_quality or options.puzzles or options.challenge_games or options.ladder_games:
         oracle, problem = _load_oracle(variant)
         if problem:

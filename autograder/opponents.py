@@ -8,6 +8,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
+from autograder.oracle import Oracle
 from autograder.referee import Opponent, random_opponent
 from autograder.rules import Move, Position, legal_moves, opponent, outcome, play, winner
 
@@ -71,17 +72,17 @@ def minimax_opponent(depth: int = 2) -> Opponent:
     return choose
 
 
-def perfect_opponent(oracle: object) -> Opponent:
+def perfect_opponent(oracle: Oracle) -> Opponent:
     """Plays a move that keeps the true value (quickest win, slowest loss), from the oracle."""
 
     def choose(pos: Position, rng: random.Random) -> Move:
-        return rng.choice(oracle.best_moves(pos))  # type: ignore[attr-defined]
+        return rng.choice(oracle.best_moves(pos))
 
     return choose
 
 
-# (name, how the report calls it, factory taking the oracle or None; None: needs the oracle)
-LADDER: tuple[tuple[str, str, Callable[[object], Opponent]], ...] = (
+# (name, how the report calls it, factory given the oracle, which only "perfect" needs)
+LADDER: tuple[tuple[str, str, Callable[[Oracle], Opponent]], ...] = (
     ("random", "the random player", lambda _oracle: random_opponent),
     ("greedy", "the greedy player", lambda _oracle: greedy_opponent),
     ("minimax2", "the depth-2 minimax player", lambda _oracle: minimax_opponent(2)),
