@@ -32,7 +32,7 @@ from autograder.records import (
     write_atomic,
 )
 from autograder.referee import run_session
-from autograder.report import markdown, results_json
+from autograder.report import markdown, results_json_text
 from autograder.rubric import Rubric
 from autograder.scoring import CRITERIA, Grade, score
 from autograder.variants import Variant
@@ -214,7 +214,7 @@ def _grade_one(
                 raise _Stopped
             record = _graded_record(entry, grade, time.monotonic() - began)
             feedback = markdown(grade)
-            results = json.dumps(results_json(grade), indent=2) + "\n"
+            results = results_json_text(grade)
     write_atomic(folder / "feedback.md", feedback)
     write_atomic(folder / "results.json", results)
     write_atomic(folder / "record.json", record.to_json())  # last: its presence means done

@@ -4,7 +4,6 @@ renderer. The kit's :class:`GraderError` becomes one line on stderr and exit sta
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 import tempfile
@@ -22,9 +21,9 @@ from autograder.extras import run_extras
 from autograder.gradescope import add_gradescope_command
 from autograder.intake import infer_variant, open_submission
 from autograder.oracle.commands import add_oracle_commands
-from autograder.records import Entry, Record
+from autograder.records import Entry, Record, write_atomic
 from autograder.referee import default_spawner, run_session
-from autograder.report import markdown, results_json, terminal
+from autograder.report import markdown, results_json_text, terminal
 from autograder.rubric import ExtraOptions, Rubric, load_rubric
 from autograder.scoring import score
 from autograder.summary import write_summary
@@ -68,7 +67,7 @@ def _check(args: argparse.Namespace) -> int:
     grade = score(session, submission.packaging)
     terminal(grade, notes, extras=extras)
     if args.json:
-        _write(Path(args.json), json.dumps(results_json(grade, notes, extras), indent=2) + "\n")
+        _write(Path(args.json), results_json_text(grade, notes, extras))
     if args.markdown:
         _write(Path(args.markdown), markdown(grade, notes, extras))
     return 0
@@ -208,10 +207,7 @@ def _variant(name: str) -> Variant:
 
 def _write(path: Path, text: str) -> None:
     try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(path.name + ".tmp")
-        tmp.write_text(text, "utf-8")
-        tmp.replace(path)
+        write_atomic(path, text)
     except OSError as err:
         raise GraderError(f"cannot write {path}: {err.strerror}") from None
 

@@ -1,6 +1,6 @@
 """Reports for people and for Gradescope, all rendered from the same :class:`Grade`.
 
-One function per format, picked by name from ``RENDERERS``; none recomputes a score. rich is
+One function per format, all fed the same grade; none recomputes a score. rich is
 imported only by the terminal renderer. The evidence text is the same in every format.
 """
 
@@ -13,7 +13,15 @@ from autograder.extras import PUZZLE_KINDS, Extras, Judged
 from autograder.rules import render
 from autograder.scoring import EVIDENCE_SHOWN, Criterion, Evidence, Grade
 
-__all__ = ["header_lines", "evidence_text", "terminal", "markdown", "results_json", "RENDERERS"]
+__all__ = [
+    "header_lines",
+    "evidence_text",
+    "extras_sections",
+    "terminal",
+    "markdown",
+    "results_json",
+    "results_json_text",
+]
 
 
 def _points(value: float) -> str:
@@ -224,8 +232,8 @@ def results_json(
     }
 
 
-def _json_text(grade: Grade, notes: tuple[str, ...] = ()) -> str:
-    return json.dumps(results_json(grade, notes), indent=2) + "\n"
-
-
-RENDERERS = {"terminal": terminal, "markdown": markdown, "json": _json_text}
+def results_json_text(
+    grade: Grade, notes: tuple[str, ...] = (), extras: Extras | None = None
+) -> str:
+    """results.json as written to disk."""
+    return json.dumps(results_json(grade, notes, extras), indent=2) + "\n"
