@@ -19,9 +19,10 @@ from autograder.referee import (
     ask_positions,
     make_budget,
     play_game,
+    random_position,
 )
 from autograder.rubric import ExtraOptions, Rubric
-from autograder.rules import Position, legal_moves, outcome, play, start
+from autograder.rules import Position, play
 from autograder.variants import Variant
 
 __all__ = ["Rung", "Judged", "Puzzle", "Extras", "run_extras", "PUZZLE_KINDS"]
@@ -121,12 +122,8 @@ def find_puzzles(oracle: Oracle, variant: Variant, seed: int, each: int) -> list
     for _ in range(4000):
         if all(len(v) >= each for v in found.values()):
             break
-        pos = start(variant)
-        for _ in range(rng.randint(5, 40)):
-            pos = play(pos, rng.choice(list(legal_moves(pos))))
-            if outcome(pos) is not None:
-                break
-        if outcome(pos) is not None:
+        pos = random_position(variant, rng, rng.randint(5, 40))
+        if pos is None:
             continue
         kind = _kind(oracle, pos)
         if kind is not None and len(found[kind]) < each and pos not in found[kind]:

@@ -45,6 +45,7 @@ __all__ = [
     "Spawner",
     "random_opponent",
     "probe_positions",
+    "random_position",
     "decode",
 ]
 
@@ -168,7 +169,8 @@ def decode(description: Any) -> Any:
 # ---- probes ------------------------------------------------------------------------------------
 
 
-def _random_walk(variant: Variant, rng: random.Random, plies: int) -> Position | None:
+def random_position(variant: Variant, rng: random.Random, plies: int) -> Position | None:
+    """The position after ``plies`` random moves from the start, or None if the game ended."""
     pos = start(variant)
     for _ in range(plies):
         pos = play(pos, rng.choice(list(legal_moves(pos))))
@@ -187,12 +189,12 @@ def probe_positions(variant: Variant, seed: int, drop: int, move: int) -> list[P
     positions: list[Position] = []
     index = 0
     while len(positions) < drop:
-        found = _random_walk(variant, rng, index % 8)
+        found = random_position(variant, rng, index % 8)
         index += 1
         if found is not None:
             positions.append(found)
     while len(positions) < drop + move:
-        found = _random_walk(variant, rng, rng.randint(8, 40))
+        found = random_position(variant, rng, rng.randint(8, 40))
         if found is not None:
             positions.append(found)
     return positions
