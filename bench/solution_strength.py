@@ -174,8 +174,18 @@ def main(argv: list[str] | None = None) -> int:
     )
     tasks = [(i, args.variant, args.opponent, args.seed, budget) for i in range(args.games)]
     started = time.perf_counter()
+    games = []
     with multiprocessing.Pool(args.jobs) as pool:
-        games = sorted(pool.imap_unordered(play_game, tasks), key=lambda g: g.index)
+        # one line per finished game, so a long run interrupted still shows what it measured
+        for game in pool.imap_unordered(play_game, tasks):
+            games.append(game)
+            result = {1: "win", 0: "draw", -1: "loss"}[game.result]
+            print(
+                f"  [{len(games)}/{args.games}] game {game.index} ({game.colour}): {result} "
+                f"after {game.plies} plies, {time.perf_counter() - started:.0f} s",
+                flush=True,
+            )
+    games.sort(key=lambda g: g.index)
     elapsed = time.perf_counter() - started
 
     counts = {r: sum(g.result == r for g in games) for r in (1, 0, -1)}

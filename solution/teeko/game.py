@@ -51,13 +51,20 @@ def _placements(shapes: list[Shape]) -> list[tuple[int, int]]:
     return goals
 
 
-# ---- the variant: Teeko's goals. The only part that differs from solution/teeko2/game.py. ----
+# ---- the variant: Teeko's goals and book; all that differs from solution/teeko2/game.py ----
 
 
 def _variant_goals() -> list[tuple[int, int]]:
     """Four in a row in any direction, or a 2x2 box; no square needs to be empty."""
     box = (((0, 0), (0, 1), (1, 0), (1, 1)), None)
     return _placements([*LINES, box])
+
+
+# Where the search's own choice loses too slowly for it to see, found by playing this file
+# against the solved game: "my squares|their squares" (like B3, in board order) -> my drop.
+OPENING_BOOK: dict[str, str] = {
+    "|C2": "C1",  # a diagonal answer to a centre drop loses in 14 plies; C1 B2 D2 C3 draw
+}
 
 
 # ---- end of the variant ----------------------------------------------------------------------
@@ -315,6 +322,16 @@ def _student(move: int) -> list[tuple[int, int]]:
     return [divmod(sq, SIZE) for sq in ([to] if src < 0 else [to, src])]
 
 
+def _names(squares: int) -> str:
+    return " ".join(f"{COLUMNS[sq % SIZE]}{sq // SIZE}" for sq in SQUARES if squares >> sq & 1)
+
+
+def _book_move(me: int, opp: int) -> int:
+    """The drop OPENING_BOOK gives for this position, or -1."""
+    name = OPENING_BOOK.get(f"{_names(me)}|{_names(opp)}")
+    return -1 if name is None else int(name[1]) * SIZE + COLUMNS.index(name[0])
+
+
 class TeekoPlayer:
     """An AI that plays Teeko: ``make_move`` searches for ``TIME_BUDGET`` seconds at most."""
 
@@ -350,7 +367,10 @@ class TeekoPlayer:
             if me != mine or (opp ^ theirs).bit_count() != 2 or me.bit_count() < MARKERS:
                 searcher.seen.clear()
             searcher.seen.add(me << 25 | opp)
-            if len(moves) > 1:
+            book = _book_move(me, opp)
+            if book in moves:
+                move = book
+            elif len(moves) > 1:
                 move, self.last_depth = searcher.choose(me, opp, TIME_BUDGET)
             after = _play(me, move)
             searcher.seen.add(opp << 25 | after)

@@ -52,7 +52,7 @@ def _placements(shapes: list[Shape]) -> list[tuple[int, int]]:
     return goals
 
 
-# ---- the variant: Teeko2's goals. The only part that differs from solution/teeko/game.py. ----
+# ---- the variant: Teeko2's goals and book; all that differs from solution/teeko/game.py ----
 
 
 def _variant_goals() -> list[tuple[int, int]]:
@@ -60,6 +60,11 @@ def _variant_goals() -> list[tuple[int, int]]:
     empty; so a move can also complete the opponent's goal by vacating its centre."""
     corners = (((0, 0), (0, 2), (2, 0), (2, 2)), (1, 1))
     return _placements([*LINES, corners])
+
+
+# Where the search's own choice loses too slowly for it to see, found by playing this file
+# against the solved game: "my squares|their squares" (like B3, in board order) -> my drop.
+OPENING_BOOK: dict[str, str] = {}  # every first reply the search chose held the draw
 
 
 # ---- end of the variant ----------------------------------------------------------------------
@@ -317,6 +322,16 @@ def _student(move: int) -> list[tuple[int, int]]:
     return [divmod(sq, SIZE) for sq in ([to] if src < 0 else [to, src])]
 
 
+def _names(squares: int) -> str:
+    return " ".join(f"{COLUMNS[sq % SIZE]}{sq // SIZE}" for sq in SQUARES if squares >> sq & 1)
+
+
+def _book_move(me: int, opp: int) -> int:
+    """The drop OPENING_BOOK gives for this position, or -1."""
+    name = OPENING_BOOK.get(f"{_names(me)}|{_names(opp)}")
+    return -1 if name is None else int(name[1]) * SIZE + COLUMNS.index(name[0])
+
+
 class Teeko2Player:
     """An AI that plays Teeko2: ``make_move`` searches for ``TIME_BUDGET`` seconds at most."""
 
@@ -352,7 +367,10 @@ class Teeko2Player:
             if me != mine or (opp ^ theirs).bit_count() != 2 or me.bit_count() < MARKERS:
                 searcher.seen.clear()
             searcher.seen.add(me << 25 | opp)
-            if len(moves) > 1:
+            book = _book_move(me, opp)
+            if book in moves:
+                move = book
+            elif len(moves) > 1:
                 move, self.last_depth = searcher.choose(me, opp, TIME_BUDGET)
             after = _play(me, move)
             searcher.seen.add(opp << 25 | after)
