@@ -64,7 +64,9 @@ def _variant_goals() -> list[tuple[int, int]]:
 
 # Where the search's own choice loses too slowly for it to see, found by playing this file
 # against the solved game: "my squares|their squares" (like B3, in board order) -> my drop.
-OPENING_BOOK: dict[str, str] = {}  # every first reply the search chose held the draw
+OPENING_BOOK: dict[str, str] = {
+    "C2 C4|A1 B2": "C1",  # B3, the search's choice at 1 s, loses in 10 plies
+}
 
 
 # ---- end of the variant ----------------------------------------------------------------------
