@@ -29,7 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from solution_strength import load_solution  # noqa: E402
 
-from autograder.oracle import load  # noqa: E402
+from autograder.oracle import Oracle, load  # noqa: E402
 from autograder.oracle.codes import DRAW  # noqa: E402
 from autograder.referee import probe_positions  # noqa: E402
 from autograder.rules import (  # noqa: E402
@@ -67,9 +67,8 @@ def judge(task: tuple[str, str, float]) -> tuple[str, str, str, str]:
     return before.value, after.value, "drop" if is_drop_phase(pos) else "move", str(move)
 
 
-def opening_positions(variant_name: str, drops: int) -> list[Position]:
+def opening_positions(oracle: Oracle, variant_name: str, drops: int) -> list[Position]:
     """Every drawn position reached by ``drops`` drops from the start, each once."""
-    oracle = load(variant_name)
     layer = {start(find_variant(variant_name))}
     for _ in range(drops):
         layer = {play(pos, move) for pos in layer for move in legal_moves(pos)}
@@ -89,7 +88,8 @@ def main(argv: list[str] | None = None) -> int:
     budget = args.budget if args.budget is not None else load_solution(args.variant).TIME_BUDGET
 
     if args.opening is not None:
-        positions = opening_positions(args.variant, args.opening)
+        oracle = load(args.variant)
+        positions = opening_positions(oracle, args.variant, args.opening)
         drops = "1 drop" if args.opening == 1 else f"{args.opening} drops"
         drawn = f"every drawn position after {drops}"
     else:
@@ -114,7 +114,6 @@ def main(argv: list[str] | None = None) -> int:
     by_phase = Counter(phase for b, a, phase, _ in judged if b != a)
     print(f"errors by phase: {dict(by_phase)}; wall time {time.perf_counter() - began:.0f} s")
     if args.opening is not None:
-        oracle = load(args.variant)
         for (before, after, _, move), pos in zip(judged, positions, strict=True):
             if before != after:
                 best = " ".join(str(m) for m in oracle.best_moves(pos))

@@ -6,7 +6,6 @@ suite never builds one. The figures live in tests/data/oracle_expectations.toml.
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import os
 import random
@@ -14,7 +13,6 @@ import subprocess
 import sys
 import tomllib
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 
@@ -23,17 +21,12 @@ from autograder.oracle.codes import verdict
 from autograder.rules import (
     BLACK,
     RED,
-    Move,
     Position,
-    from_board,
     legal_moves,
     parse_position,
-    parse_square,
     play,
     position_text,
-    read_student_move,
     start,
-    to_board,
     winner,
 )
 from autograder.variants import VARIANTS, find_variant
@@ -193,59 +186,3 @@ def test_query_command(name: str) -> None:
     assert answers[0] == {"value": "draw", "plies": None}
     assert set(answers[-2]) == {"error"} and "not a position" in answers[-2]["error"]
     assert "25 black and 0 red" in answers[-1]["error"]
-
-
-def _solution(variant: str) -> ModuleType:
-    """The reference solution at its default budget: its book exists for what that misses."""
-    path = ROOT / "solution" / variant / "game.py"
-    spec = importlib.util.spec_from_file_location(f"_booked_{variant}", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
-
-
-def _book_position(variant: str, key: str) -> Position:
-    """The position of an OPENING_BOOK key "my squares|their squares"; fewer of mine: red."""
-    mine, theirs = ([parse_square(n) for n in part.split()] for part in key.split("|"))
-    me = RED if len(mine) < len(theirs) else BLACK
-    cells = ["."] * 25
-    for squares, piece in ((mine, me), (theirs, RED if me == BLACK else BLACK)):
-        for sq in squares:
-            cells[sq] = piece
-    return parse_position("".join(cells) + " " + me, variant)
-
-
-def _solution_move(module: ModuleType, variant: str, pos: Position) -> Move:
-    player = getattr(module, find_variant(variant).player_class)()
-    player.my_piece = pos.turn
-    player.opp = RED if pos.turn == BLACK else BLACK
-    player.board = to_board(pos)
-    return read_student_move(player.make_move(player.board), pos)
-
-
-@pytest.mark.parametrize("name", [p for p in VARIANT_PARAMS if p.values[0] in ("teeko", "teeko2")])
-def test_every_opening_book_move_keeps_the_draw(name: str) -> None:
-    """The books hold moves the search gets wrong, so each entry must be one perfect play
-    allows, and the solution must play it."""
-    module, oracle = _solution(name), _oracle(name)
-    for key, reply in module.OPENING_BOOK.items():
-        pos = _book_position(name, key)
-        move = _solution_move(module, name, pos)
-        assert str(move) == reply, key
-        assert oracle.value(play(pos, move)).after_move() == oracle.value(pos), key
-
-
-@pytest.mark.parametrize("name", [p for p in VARIANT_PARAMS if p.values[0] == "teeko"])
-def test_teeko_answers_a_centre_drop_from_its_book(name: str) -> None:
-    """At the default budget on a quiet machine the search answered C2 with D3, which loses in
-    14 plies to perfect play (bench/solution_strength.py --opponent perfect, game 77); which
-    reply it finds depends on the load, so the answer must come from the book, not the clock."""
-    module = _solution(name)
-    player = getattr(module, find_variant(name).player_class)()
-    player.my_piece, player.opp = RED, BLACK
-    player.board = to_board(play(start(find_variant(name)), Move(parse_square("C2"))))
-    pos = from_board(player.board, find_variant(name), RED)
-    move = read_student_move(player.make_move(player.board), pos)
-    assert player.last_depth == 0  # no search ran
-    assert _oracle(name).value(play(pos, move)).after_move() == Verdict("draw", None), move

@@ -1,13 +1,15 @@
 """The reference solutions in ``solution/<variant>/game.py``, checked against the rules engine.
 
 Each file is imported as a module of its own with its ``TIME_BUDGET`` cut to 0.05 s, then asked
-for moves in seeded random reachable positions of both phases.
+for moves in seeded random reachable positions of both phases. The opening book is checked at
+the file's own budget against the oracle, when its table is cached.
 """
 
 from __future__ import annotations
 
 import ast
 import copy
+import functools
 import importlib.util
 import random
 import re
@@ -19,6 +21,7 @@ from typing import Any
 
 import pytest
 
+from autograder.oracle import Oracle, Verdict, cache_path, load
 from autograder.rules import (
     BLACK,
     RED,
@@ -48,13 +51,15 @@ BUDGET = 0.05  # seconds per move: enough for the tactics here, short enough for
 SLOWEST = 1.0  # a move slower than this means the time budget is not obeyed
 
 
-def _load(variant: str) -> ModuleType:
+def _load(variant: str, budget: float | None = BUDGET) -> ModuleType:
+    """The solution as a module of its own; ``budget=None`` keeps the file's TIME_BUDGET."""
     path = ROOT / "solution" / variant / "game.py"
     spec = importlib.util.spec_from_file_location(f"solution_{variant}", path)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
-    module.TIME_BUDGET = BUDGET
+    if budget is not None:
+        module.TIME_BUDGET = budget
     return module
 
 
@@ -471,3 +476,47 @@ def test_the_two_solutions_differ_only_in_the_variant() -> None:
     teeko, teeko2 = parts("teeko"), parts("teeko2")
     assert teeko.keys() == teeko2.keys()
     assert [name for name in teeko if teeko[name] != teeko2[name]] == []
+
+
+# ---- the opening book, judged by the oracle ---------------------------------------------------
+
+
+@functools.cache
+def _oracle(variant: str) -> Oracle:
+    if not cache_path(variant).exists():
+        pytest.skip(f"no cached table: run `autograder oracle build --variant {variant}`")
+    return load(variant)
+
+
+def _book_position(variant: str, key: str) -> Position:
+    """The position of an OPENING_BOOK key "my squares|their squares"; fewer of mine: red."""
+    mine, theirs = ([parse_square(n) for n in part.split()] for part in key.split("|"))
+    me = RED if len(mine) < len(theirs) else BLACK
+    cells = ["."] * 25
+    for squares, piece in ((mine, me), (theirs, opponent(me))):
+        for sq in squares:
+            cells[sq] = piece
+    return parse_position("".join(cells) + " " + me, variant)
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_every_opening_book_move_keeps_the_value(variant: str) -> None:
+    """The books hold moves the search gets wrong, so each entry must be one perfect play
+    allows, and the solution at its own budget must play it."""
+    module, oracle = _load(variant, budget=None), _oracle(variant)
+    for key, reply in module.OPENING_BOOK.items():
+        pos = _book_position(variant, key)
+        move = _ask(module, pos)
+        assert str(move) == reply, key
+        assert oracle.value(play(pos, move)).after_move() == oracle.value(pos), key
+
+
+def test_teeko_answers_a_centre_drop_from_its_book() -> None:
+    """At the default budget on a quiet machine the search answered C2 with D3, which loses in
+    14 plies to perfect play (bench/solution_strength.py --opponent perfect, game 77); which
+    reply it finds depends on the load, so the answer must come from the book, not the clock."""
+    pos = play(start(find_variant("teeko")), Move(parse_square("C2")))
+    player = _player(_load("teeko", budget=None), RED, pos)
+    move = read_student_move(player.make_move(player.board), pos)
+    assert player.last_depth == 0  # no search ran
+    assert _oracle("teeko").value(play(pos, move)).after_move() == Verdict("draw", None), move
