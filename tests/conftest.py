@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 import subprocess
@@ -12,6 +13,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
+from autograder.oracle import Oracle, cache_path, load
 
 ROOT = Path(__file__).resolve().parent.parent
 SOLUTIONS = {
@@ -31,6 +34,14 @@ def fast_solution(variant: str, budget: float = 0.05) -> str:
     fast, count = re.subn(r"^TIME_BUDGET = .*$", f"TIME_BUDGET = {budget}", source, flags=re.M)
     assert count == 1, "the solution should set TIME_BUDGET once at the top"
     return fast
+
+
+@functools.cache
+def cached_oracle(variant: str) -> Oracle:
+    """The variant's oracle, loaded once per test run (97 MB each); skips when it is not built."""
+    if not cache_path(variant).exists():
+        pytest.skip(f"no cached table: run `autograder oracle build --variant {variant}`")
+    return load(variant)
 
 
 # make_move bodies shared by the purpose-built submissions (test_check) and the corpus

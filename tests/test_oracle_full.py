@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from autograder.oracle import Oracle, Verdict, cache_path, load
+from autograder.oracle import Oracle, Verdict, cache_path
 from autograder.oracle.codes import verdict
 from autograder.rules import (
     BLACK,
@@ -30,6 +30,7 @@ from autograder.rules import (
     winner,
 )
 from autograder.variants import VARIANTS, find_variant
+from tests.conftest import cached_oracle
 
 np = pytest.importorskip("numpy")
 
@@ -46,13 +47,6 @@ def _variant_param(name: str):  # type: ignore[no-untyped-def]
 
 
 VARIANT_PARAMS = [_variant_param(name) for name in VARIANTS]
-_LOADED: dict[str, Oracle] = {}
-
-
-def _oracle(name: str) -> Oracle:
-    if name not in _LOADED:
-        _LOADED[name] = load(name)
-    return _LOADED[name]
 
 
 def _codes(oracle: Oracle):  # type: ignore[no-untyped-def]
@@ -69,7 +63,7 @@ def _census(codes) -> dict[str, int]:  # type: ignore[no-untyped-def]
 
 @pytest.mark.parametrize("name", VARIANT_PARAMS)
 def test_figures_match_kit_spec(name: str) -> None:
-    oracle = _oracle(name)
+    oracle = cached_oracle(name)
     expected = EXPECTED[name]
     layout = oracle.layout
     assert layout.sizes[:-1] == EXPECTED["layout"]["drop_phase_positions"]
@@ -115,7 +109,7 @@ def _sample(name: str, count: int, seed: int) -> list[Position]:
 @pytest.mark.parametrize("name", VARIANT_PARAMS)
 def test_values_agree_with_the_engine_one_move_ahead(name: str) -> None:
     """Each value is the game's end by the engine's ``winner`` or the best of its children."""
-    oracle = _oracle(name)
+    oracle = cached_oracle(name)
     for pos in _sample(name, 400, seed=6):
         value = oracle.value(pos)
         side = winner(pos)
@@ -136,7 +130,7 @@ def _preference(v: Verdict) -> int:
 
 @pytest.mark.parametrize("name", VARIANT_PARAMS)
 def test_perfect_play_from_the_start_stays_a_draw(name: str) -> None:
-    oracle = _oracle(name)
+    oracle = cached_oracle(name)
     rng = random.Random(1)
     pos = start(find_variant(name))
     for _ in range(60):
@@ -147,7 +141,7 @@ def test_perfect_play_from_the_start_stays_a_draw(name: str) -> None:
 @pytest.mark.parametrize("name", VARIANT_PARAMS)
 def test_a_longest_win_takes_that_long(name: str) -> None:
     """Follow best moves from a position of the longest forced win until the goal."""
-    oracle = _oracle(name)
+    oracle = cached_oracle(name)
     layout = oracle.layout
     move = _codes(oracle)[layout.offsets[layout.move_phase] :]
     index = int(np.argmax(move))
@@ -179,7 +173,7 @@ def test_query_command(name: str) -> None:
     assert done.returncode == 0, done.stderr
     answers = [json.loads(line) for line in done.stdout.splitlines()]
     assert len(answers) == len(lines)
-    oracle = _oracle(name)
+    oracle = cached_oracle(name)
     for text, got in zip(lines[: len(positions)], answers, strict=False):
         value = oracle.value(parse_position(text, name))
         assert got == {"value": value.value, "plies": value.plies}

@@ -9,19 +9,17 @@ from __future__ import annotations
 
 import ast
 import copy
-import functools
 import importlib.util
 import random
 import re
 import time
 from collections.abc import Callable, Iterator
-from pathlib import Path
 from types import ModuleType
 from typing import Any
 
 import pytest
 
-from autograder.oracle import Oracle, Verdict, cache_path, load
+from autograder.oracle import Verdict
 from autograder.rules import (
     BLACK,
     RED,
@@ -43,8 +41,8 @@ from autograder.rules import (
     winner,
 )
 from autograder.variants import find_variant
+from tests.conftest import SOLUTIONS, cached_oracle
 
-ROOT = Path(__file__).resolve().parent.parent
 VARIANTS = ["teeko", "teeko2"]
 PHASES = ["drop", "move"]
 BUDGET = 0.05  # seconds per move: enough for the tactics here, short enough for the suite
@@ -53,8 +51,7 @@ SLOWEST = 1.0  # a move slower than this means the time budget is not obeyed
 
 def _load(variant: str, budget: float | None = BUDGET) -> ModuleType:
     """The solution as a module of its own; ``budget=None`` keeps the file's TIME_BUDGET."""
-    path = ROOT / "solution" / variant / "game.py"
-    spec = importlib.util.spec_from_file_location(f"solution_{variant}", path)
+    spec = importlib.util.spec_from_file_location(f"solution_{variant}", SOLUTIONS[variant])
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
@@ -465,7 +462,7 @@ def test_the_two_solutions_differ_only_in_the_variant() -> None:
     in both files."""
 
     def parts(variant: str) -> dict[str, str]:
-        tree = ast.parse((ROOT / "solution" / variant / "game.py").read_text())
+        tree = ast.parse(SOLUTIONS[variant].read_text())
         sources = [ast.unparse(node).replace("Teeko2", "Teeko") for node in tree.body[1:]]
         return {
             text.split("(")[0].split("=")[0].split(":")[0]: text
@@ -479,13 +476,6 @@ def test_the_two_solutions_differ_only_in_the_variant() -> None:
 
 
 # ---- the opening book, judged by the oracle ---------------------------------------------------
-
-
-@functools.cache
-def _oracle(variant: str) -> Oracle:
-    if not cache_path(variant).exists():
-        pytest.skip(f"no cached table: run `autograder oracle build --variant {variant}`")
-    return load(variant)
 
 
 def _book_position(variant: str, key: str) -> Position:
@@ -503,7 +493,7 @@ def _book_position(variant: str, key: str) -> Position:
 def test_every_opening_book_move_keeps_the_value(variant: str) -> None:
     """The books hold moves the search gets wrong, so each entry must be one perfect play
     allows, and the solution at its own budget must play it."""
-    module, oracle = _load(variant, budget=None), _oracle(variant)
+    module, oracle = _load(variant, budget=None), cached_oracle(variant)
     for key, reply in module.OPENING_BOOK.items():
         pos = _book_position(variant, key)
         move = _ask(module, pos)
@@ -519,4 +509,4 @@ def test_teeko_answers_a_centre_drop_from_its_book() -> None:
     player = _player(_load("teeko", budget=None), RED, pos)
     move = read_student_move(player.make_move(player.board), pos)
     assert player.last_depth == 0  # no search ran
-    assert _oracle("teeko").value(play(pos, move)).after_move() == Verdict("draw", None), move
+    assert cached_oracle("teeko").value(play(pos, move)).after_move() == Verdict("draw", None), move
