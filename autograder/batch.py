@@ -35,6 +35,7 @@ from autograder.referee import run_session
 from autograder.report import markdown, results_json_text
 from autograder.rubric import Rubric
 from autograder.scoring import CRITERIA, Grade, score
+from autograder.untrusted import csv_cell, md_code
 from autograder.variants import Variant
 
 __all__ = ["BatchResult", "grade_batch", "student_seed", "write_grades_csv", "GRADES_COLUMNS"]
@@ -78,13 +79,11 @@ class _Processes:
         self._live: set[PlayerProcess] = set()
         self.stopping = threading.Event()
 
-    def spawner(
-        self, source_dir: Path, rubric: Rubric, hidden: tuple[Path, ...]
-    ) -> Callable[[int], PlayerProcess]:
+    def spawner(self, source_dir: Path, rubric: Rubric) -> Callable[[int], PlayerProcess]:
         def spawn(child_seed: int) -> PlayerProcess:
             if self.stopping.is_set():
                 raise _Stopped
-            proc = _TrackedProcess(source_dir, seed=child_seed, limits=rubric.limits, hidden=hidden)
+            proc = _TrackedProcess(source_dir, seed=child_seed, limits=rubric.limits)
             proc.registry = self
             with self._lock:
                 self._live.add(proc)
@@ -177,7 +176,8 @@ def _graded_record(entry: Entry, grade: Grade, seconds: float) -> Record:
 
 
 def _error_feedback(record: Record) -> tuple[str, str]:
-    text = f"# Teeko autograder feedback\n\n**Score: 0/{record.max_score}**\n\n{record.reason}\n"
+    reason = "\n".join(md_code(record.reason))
+    text = f"# Teeko autograder feedback\n\n**Score: 0/{record.max_score}**\n\n{reason}\n"
     results = {"score": 0, "output": record.reason, "visibility": "visible", "tests": []}
     return text, json.dumps(results, indent=2) + "\n"
 
@@ -189,7 +189,6 @@ def _grade_one(
     seed: int,
     out: Path,
     processes: _Processes,
-    hidden: tuple[Path, ...],
 ) -> Record:
     began = time.monotonic()
     folder = _student_dir(out, entry.student)
@@ -205,7 +204,7 @@ def _grade_one(
                 variant,
                 rubric,
                 student_seed(seed, entry.student),
-                spawn=processes.spawner(submission.source_dir, rubric, hidden),
+                spawn=processes.spawner(submission.source_dir, rubric),
                 label=entry.path.name,
                 deadline=began + rubric.submission_seconds,
             )
@@ -231,12 +230,8 @@ def grade_batch(
     jobs: int,
     regrade: bool = False,
     on_done: Callable[[Record, int, int], None] | None = None,
-    hidden: Sequence[Path] = (),
 ) -> BatchResult:
     """Grade every entry without a record in ``out`` (all of them with ``regrade``).
-
-    ``hidden`` paths (the batch's inputs) are fenced off from submissions where the sandbox
-    can; ``out`` always is.
 
     ``on_done(record, done, total)`` is called in the main thread after each student.
     Ctrl-C stops the workers and their processes; what finished is kept, the rest is not saved.
@@ -250,12 +245,11 @@ def grade_batch(
         else:
             existing[entry.student] = record
     processes = _Processes()
-    fence = (out.resolve(), *(Path(p).resolve() for p in hidden))
     interrupted = False
     done = 0
     with ThreadPoolExecutor(max_workers=max(1, jobs), thread_name_prefix="grader") as pool:
         futures: dict[Future[Record], Entry] = {
-            pool.submit(_grade_one, entry, variant, rubric, seed, out, processes, fence): entry
+            pool.submit(_grade_one, entry, variant, rubric, seed, out, processes): entry
             for entry in pending
         }
         try:
@@ -302,16 +296,16 @@ def write_grades_csv(records: Sequence[Record], path: Path) -> None:
     for r in sorted(records, key=lambda r: r.student):
         writer.writerow(
             [
-                r.student,
+                csv_cell(r.student),
                 f"{r.score:g}",
                 *(f"{r.criteria.get(c, 0):g}" for c in CRITERIA),
                 "yes" if r.late else "no",
                 r.status,
-                r.reason,
+                csv_cell(r.reason),
                 r.canvas_id or "",
-                r.name or "",
-                r.source,
-                r.note,
+                csv_cell(r.name or ""),
+                csv_cell(r.source),
+                csv_cell(r.note),
             ]
         )
     write_atomic(path, buffer.getvalue())

@@ -13,7 +13,6 @@ import json
 import linecache
 import os
 import random
-import re
 import resource
 import select
 import signal
@@ -45,6 +44,7 @@ from builtins import (  # noqa: UP029
     hasattr,
     int,
     isinstance,
+    issubclass,
     len,
     list,
     memoryview,
@@ -123,9 +123,13 @@ def _short(text: str) -> str:
 
 def _type_name(value: object) -> str:
     kind = type(value)
-    module = getattr(kind, "__module__", "?")
-    name = getattr(kind, "__qualname__", "?")
-    return name if module == "builtins" else f"{module}.{name}"
+    try:
+        module = getattr(kind, "__module__", "?")
+        name = getattr(kind, "__qualname__", "?")
+        text = name if module == "builtins" else f"{module}.{name}"
+    except BaseException:  # a metaclass may make even these attributes lie
+        return "?"
+    return _short(text if type(text) is str else "?")
 
 
 def _safe_repr(value: object) -> str:
@@ -152,15 +156,22 @@ def encode(value: object, depth: int = 0, room: list[int] | None = None) -> dict
         return {"int": value if -_BIG < value < _BIG else _BIG if value > 0 else -_BIG}
     if value is None:
         return {"none": True}
-    if kind in (list, tuple) and depth < 3:
-        size = list.__len__(value) if kind is list else tuple.__len__(value)
-        get = list.__getitem__ if kind is list else tuple.__getitem__
-        items = []
-        for index in range(min(size, _MAX_ITEMS)):
-            if room[0] <= 0 and index >= 3:  # three items show any wrong length
-                break
-            items.append(encode(get(value, index), depth + 1, room))
-        return {kind.__name__: items, "size": size}
+    base = list if issubclass(kind, list) else tuple if issubclass(kind, tuple) else None
+    if base is not None and depth < 3:
+        try:  # the base type's own methods: a subclass cannot lie about its items
+            size = base.__len__(value)
+            get = base.__getitem__
+            items = []
+            for index in range(min(size, _MAX_ITEMS)):
+                if room[0] <= 0 and index >= 3:  # three items show any wrong length
+                    break
+                items.append(encode(get(value, index), depth + 1, room))
+        except BaseException:
+            return {"other": _type_name(value), "repr": _safe_repr(value)}
+        described = {base.__name__: items, "size": size}
+        if kind is not base:  # a namedtuple, say: judged on its values, reported by name
+            described["type"] = _type_name(value)
+        return described
     if hasattr(kind, "__index__") and not isinstance(value, bool):
         try:
             number = int(kind.__index__(value))
@@ -192,7 +203,10 @@ def _user_frames(err: BaseException) -> str:
         if code.co_filename != __file__:
             frames.append((code.co_filename, trace.tb_lineno, code.co_name))
         trace = trace.tb_next
-    lines = [f"line {line} in {name}: {_source(path, line)}" for path, line, name in frames[-3:]]
+    lines = [
+        f"line {line} in {_short(name)}: {_short(_source(path, line))}"
+        for path, line, name in frames[-3:]
+    ]
     try:
         text = _short(str(err))
     except BaseException:  # an exception whose message cannot be made is still reported
@@ -319,6 +333,8 @@ def _limit(which: int, value: int) -> None:
 
 
 _PR_SET_PDEATHSIG, _PR_SET_CHILD_SUBREAPER = 1, 36
+_PR_SET_NO_NEW_PRIVS, _PR_SET_SECCOMP, _SECCOMP_MODE_FILTER = 38, 22, 2
+_CLONE_NEWUSER = 0x10000000
 
 
 def _prctl(option: int, value: int) -> None:
@@ -370,22 +386,18 @@ def _reap(runner: int) -> None:
                         os.kill(child, signal.SIGKILL)
 
 
-def _split_off_runner(grader: int, privileged: bool, pid_max: int) -> None:
+def _split_off_runner(grader: int) -> None:
     """Fork: the parent stays behind as the reaper (see ``_reap``), the child goes on to run the
-    submission, killed by the kernel if its parent dies. Returns in the runner only."""
+    submission, killed by the kernel if its parent dies. Returns in the runner only.
+
+    Called after the identity is dropped: a change of credentials clears the death signal."""
     _prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
-    if os.getppid() not in (grader, 0):  # under unshare our parent is outside: pid 0 here
+    if os.getppid() not in (grader, 0):  # pid 1 of a namespace has no parent in sight: 0
         os._exit(1)  # the grader died before the request took hold
     _prctl(_PR_SET_CHILD_SUBREAPER, 1)
     reaper = os.getpid()
-    if pid_max and reaper == 1:  # our own pid namespace: a fork bomb stops at pid_max
-        with contextlib.suppress(OSError), open("/proc/sys/kernel/pid_max", "w") as handle:
-            handle.write(str(pid_max))
     runner = os.fork()
     if runner:
-        if privileged:  # it needs none of root's capabilities to reap
-            with contextlib.suppress(Exception):
-                _drop_capabilities()
         _reap(runner)
     _prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
     if os.getppid() != reaper:
@@ -396,7 +408,7 @@ def _watch_grader(fd_in: int) -> None:
     """End this process when the grader dies, even by kill -9: no child outlives a batch.
 
     PR_SET_PDEATHSIG covers the parent; this watchdog thread covers the grader, which may be
-    further up (under unshare): the request pipe hangs up when the grader is gone.
+    further up (under bubblewrap): the request pipe hangs up when the grader is gone.
     """
 
     def watch() -> None:
@@ -410,12 +422,16 @@ def _watch_grader(fd_in: int) -> None:
     threading.Thread(target=watch, daemon=True, name="grader-watchdog").start()
 
 
-_MS_RDONLY, _MS_REMOUNT, _MS_BIND, _MS_NOSUID, _MS_NODEV, _MS_REC = 1, 32, 4096, 2, 4, 16384
 _MAX_SUBMISSION = 50 << 20
 
 
+class _TooLarge(Exception):
+    """The submission's files are larger than the runner copies."""
+
+
 def _read_tree(root: str) -> dict[str, bytes]:
-    """The submission's files, read before /tmp (where the grader unpacked them) is hidden."""
+    """The submission's files, read before the identity is dropped (the grader's copy may be
+    readable by the grader alone). Intake refuses large submissions before this."""
     files: dict[str, bytes] = {}
     total = 0
     for folder, dirs, names in os.walk(root):
@@ -426,88 +442,20 @@ def _read_tree(root: str) -> dict[str, bytes]:
                 continue
             total += os.path.getsize(path)
             if total > _MAX_SUBMISSION:
-                return files
+                raise _TooLarge(
+                    f"the submission's files are larger than {_MAX_SUBMISSION >> 20} MB"
+                )
             with open(path, "rb") as handle:
                 files[os.path.relpath(path, root)] = handle.read()
     return files
 
 
-def _mount(libc, source, target, kind, flags, data) -> bool:  # type: ignore[no-untyped-def]
-    encode = lambda text: None if text is None else text.encode()  # noqa: E731
-    return libc.mount(encode(source), encode(target), encode(kind), flags, encode(data)) == 0
-
-
-def _mount_points() -> list[str]:
-    with open("/proc/self/mountinfo") as handle:  # octal escapes: "\040" is a space
-        points = [line.split()[4] for line in handle]
-    unescape = re.compile(r"\\([0-7]{3})")
-    return [unescape.sub(lambda m: chr(int(m.group(1), 8)), point) for point in points]
-
-
-def _needed_under_tmp() -> list[str]:
-    """Python and its packages when they live under /tmp (a CI checkout's virtualenv, say):
-    the private /tmp would hide them, so they are put back, read-only."""
-    candidates = {
-        sys.prefix,
-        sys.base_prefix,
-        os.path.dirname(os.path.realpath(sys.executable)),
-        os.path.dirname(os.path.abspath(__file__)),
-        *(entry for entry in sys.path if entry and os.path.isdir(entry)),
-    }
-    under = sorted(
-        os.path.realpath(c) for c in candidates if os.path.realpath(c).startswith("/tmp/")
-    )
-    return [p for p in under if not any(p.startswith(q + "/") for q in under if q != p)]
-
-
-def _held_open(paths: list[str]) -> list[tuple[str, int]]:
-    """Each path with a descriptor that still reaches it once /tmp is covered."""
-    return [(path, os.open(path, os.O_PATH | os.O_DIRECTORY)) for path in paths]
-
-
-def _fence_filesystem(hide: list[str], tmp_mb: int) -> None:
-    """In our own mount namespace: everything read-only, a fresh /tmp, the kit's secrets hidden.
-
-    :raises OSError: when any part of the fence cannot be built: the submission is then not run.
-    """
-    import ctypes
-
-    libc = ctypes.CDLL(None, use_errno=True)
-    kept = _held_open(_needed_under_tmp())
-    for point in _mount_points():
-        if point.startswith("/proc"):
-            continue
-        _mount(libc, None, point, None, _MS_REMOUNT | _MS_BIND | _MS_RDONLY, None)
-        try:
-            flags = os.statvfs(point).f_flag
-        except OSError:  # a mount point we cannot even look at is no way out
-            continue
-        if not flags & os.ST_RDONLY:
-            raise OSError(ctypes.get_errno(), f"cannot make {point} read-only")
-    if not _mount(
-        libc, "tmpfs", "/tmp", "tmpfs", _MS_NOSUID | _MS_NODEV, f"size={tmp_mb}m,mode=1777"
-    ):
-        raise OSError(ctypes.get_errno(), "cannot mount a private /tmp")
-    for path, fd in kept:
-        os.makedirs(path, exist_ok=True)
-        source = f"/proc/self/fd/{fd}"
-        if not (
-            _mount(libc, source, path, None, _MS_BIND | _MS_REC, None)
-            and _mount(libc, None, path, None, _MS_REMOUNT | _MS_BIND | _MS_RDONLY, None)
-        ):
-            raise OSError(ctypes.get_errno(), f"cannot keep {path} visible")
-        os.close(fd)
-    for path in hide:
-        if os.path.isdir(path):
-            hidden = _mount(
-                libc, "tmpfs", path, "tmpfs", _MS_RDONLY | _MS_NOSUID | _MS_NODEV, "size=4k,mode=0"
-            )
-        elif os.path.exists(path):
-            hidden = _mount(libc, "/dev/null", path, None, _MS_BIND, None)
-        else:
-            continue
-        if not hidden:
-            raise OSError(ctypes.get_errno(), f"cannot hide {path}")
+def _write_tree(files: dict[str, bytes], root: str) -> None:
+    for relative, data in files.items():
+        path = os.path.join(root, relative)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, "wb") as handle:
+            handle.write(data)
 
 
 def _drop_capabilities() -> None:
@@ -529,68 +477,110 @@ def _drop_capabilities() -> None:
     header, data = Header(0x20080522, 0), (Data * 2)()  # _LINUX_CAPABILITY_VERSION_3
     if libc.capset(ctypes.byref(header), data) != 0:
         raise OSError(ctypes.get_errno(), "cannot drop capabilities")
-    libc.prctl(38, 1, 0, 0, 0)  # PR_SET_NO_NEW_PRIVS
+    libc.prctl(_PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)
 
 
-def _enter_sandbox(source_dir: str, workdir: str, sandbox: dict) -> tuple[str, str]:
-    """Move into the fence the host asked for; returns the new submission and work folders."""
-    files = _read_tree(source_dir)
-    root = workdir
-    if sandbox.get("namespaces"):
-        _fence_filesystem(sandbox.get("hide", []), sandbox.get("tmp_mb", 64))
-        root = "/tmp"
-    submission, work = os.path.join(root, "submission"), os.path.join(root, "work")
-    for relative, data in files.items():
-        path = os.path.join(submission, relative)
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        with open(path, "wb") as handle:
-            handle.write(data)
-    os.makedirs(work, exist_ok=True)
-    uid = sandbox.get("uid")
+def _become(uid: int) -> None:
+    """Switch every id to ``uid``: the kernel then drops every capability too."""
+    os.setgroups([])
+    os.setresgid(uid, uid, uid)
+    os.setresuid(uid, uid, uid)
+    if os.getuid() != uid or os.geteuid() != uid:
+        raise OSError(1, f"could not switch to uid {uid}")
+
+
+def _drop_identity(settings: dict) -> None:
+    uid = settings.get("uid")
     if uid is not None:
-        for folder, _, names in os.walk(root):
-            os.chown(folder, uid, uid)
-            for name in names:
-                os.chown(os.path.join(folder, name), uid, uid)
-        os.setgroups([])
-        os.setgid(uid)
-        os.setuid(uid)
-        _limit(resource.RLIMIT_NPROC, sandbox.get("processes", 64))
-    elif sandbox.get("namespaces"):
+        _become(int(uid))
+    elif hasattr(os, "geteuid") and os.geteuid() == 0:
         _drop_capabilities()
+
+
+def _seccomp(program: bytes) -> None:
+    """Load the grader's seccomp filter (raw ``struct sock_filter`` records) for good."""
+    import ctypes
+
+    class Filter(ctypes.Structure):
+        _fields_ = [("len", ctypes.c_ushort), ("filter", ctypes.c_void_p)]
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    buffer = ctypes.create_string_buffer(program, len(program))
+    prog = Filter(len(program) // 8, ctypes.addressof(buffer))
+    if libc.prctl(_PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
+        raise OSError(ctypes.get_errno(), "cannot set no_new_privs")
+    if libc.prctl(_PR_SET_SECCOMP, _SECCOMP_MODE_FILTER, ctypes.byref(prog), 0, 0) != 0:
+        raise OSError(ctypes.get_errno(), "cannot load the seccomp filter")
+
+
+def _probe(settings: dict) -> None:
+    """``child.py --probe SETTINGS``: set up as for a submission and print what held, as JSON."""
+    _drop_identity(settings)
+    report: dict = {"uid": os.getuid()}
+    try:
+        with open(os.__file__, "rb"):
+            pass
+        import fractions  # noqa: F401  (a module nothing has imported yet: the library reads)
+
+        report["stdlib"] = True
+    except BaseException:
+        report["stdlib"] = False
+    program = settings.get("seccomp")
+    if program:
+        import ctypes
+
+        _seccomp(bytes.fromhex(program))
+        libc = ctypes.CDLL(None, use_errno=True)
+        refused = libc.unshare(_CLONE_NEWUSER) != 0 and ctypes.get_errno() == 1  # EPERM
+        report["seccomp"] = refused
+    print(_to_json(report))
+
+
+def _settle(source_dir: str, settings: dict) -> str:
+    """Everything before the submission may run: identity, reaper, private copy of its files,
+    limits, seccomp. Returns the folder holding the submission's files.
+
+    :raises Exception: when a layer the host asked for cannot be set up (fail closed).
+    """
+    files = _read_tree(source_dir)
+    _drop_identity(settings)
+    _split_off_runner(settings.get("grader", os.getppid()))
+    root = "/tmp" if settings.get("fenced") else os.getcwd()
+    submission, work = os.path.join(root, "submission"), os.path.join(root, "work")
+    _write_tree(files, submission)
+    os.makedirs(work, exist_ok=True)
     for name in ("HOME", "TMPDIR"):
         os.environ[name] = work
     os.chdir(work)
-    return submission, work
-
-
-def main(argv: list[str]) -> None:
-    fd_in, fd_out = int(argv[1]), int(argv[2])
-    source_dir, seed, settings = argv[3], int(argv[4]), json.loads(argv[5])
-    sandbox = settings.get("sandbox") or {}
-    _split_off_runner(
-        settings.get("grader", os.getppid()),
-        bool(sandbox.get("namespaces")),
-        int(sandbox.get("pid_max", 0)),
-    )
-    _watch_grader(fd_in)
-    if settings.get("sandbox"):
-        try:
-            source_dir, _ = _enter_sandbox(source_dir, os.getcwd(), settings["sandbox"])
-        except Exception as err:  # fail closed: the submission is never imported unfenced
-            _reply(fd_out, {"ok": False, "kind": "sandbox", "error": str(err)}, 0)
-            return
+    if settings.get("site"):
+        sys.path.append(settings["site"])
     _limit(resource.RLIMIT_CORE, 0)
     for name, value in settings.get("rlimits", {}).items():
         _limit(getattr(resource, name), value)
+    if settings.get("seccomp"):
+        _seccomp(bytes.fromhex(settings["seccomp"]))
+    return submission
+
+
+def main(argv: list[str]) -> None:
+    if argv[1] == "--probe":
+        _probe(json.loads(argv[2]))
+        return
+    fd_in, fd_out = int(argv[1]), int(argv[2])
+    source_dir, seed, settings = argv[3], int(argv[4]), json.loads(argv[5])
+    try:
+        source_dir = _settle(source_dir, settings)
+        failure = None
+    except _TooLarge as err:
+        failure = {"ok": False, "kind": "files", "error": str(err)}
+    except Exception as err:  # fail closed: the submission is never imported unfenced
+        failure = {"ok": False, "kind": "sandbox", "error": str(err)}
+    _watch_grader(fd_in)
     warnings.simplefilter("ignore")
     random.seed(seed)
     runner = Runner(source_dir)
-    reply = runner.load()
-    _reply(fd_out, reply, 0)
-    if not reply["ok"]:
-        return
     handlers = {
+        "load": lambda _request: failure or runner.load(),
         "new": runner.new,
         "sync": runner.sync,
         "move": lambda _request: runner.move(),
@@ -607,11 +597,13 @@ def main(argv: list[str]) -> None:
             kind = "exit" if isinstance(err, SystemExit | KeyboardInterrupt) else "crash"
             reply = {"ok": False, "kind": kind, "error": _user_frames(err)}
         _reply(fd_out, reply, request.get("id"))
+        if request.get("op") == "load" and not reply.get("ok"):
+            return
 
 
 def _reply(fd_out: int, reply: dict, number: object) -> None:
-    """Send ``reply`` to request ``number`` (0: the import); a channel the submission closed or
-    filled with garbage ends the runner quietly, and the host reports what it saw."""
+    """Send ``reply`` to request ``number``; a channel the submission closed or filled with
+    garbage ends the runner quietly, and the host reports what it saw."""
     _flush()
     try:
         _send(fd_out, {**reply, "id": number})

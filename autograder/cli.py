@@ -47,7 +47,6 @@ def _check(args: argparse.Namespace) -> int:
         else:
             variant, how = infer_variant(submission.source_dir)
             notes = (how,)
-        hidden = _check_hidden(args)
         print(
             f"grading {submission.label} as {variant.name}, seed {args.seed} ...", file=sys.stderr
         )
@@ -57,12 +56,11 @@ def _check(args: argparse.Namespace) -> int:
             rubric,
             args.seed,
             label=submission.label,
-            hidden=hidden,
         )
         extras = None
         options = _extra_options(rubric.extras, args)
         if options.any and session.load_error is None:
-            spawn = default_spawner(submission.source_dir, rubric, hidden)
+            spawn = default_spawner(submission.source_dir, rubric)
             extras = run_extras(spawn, variant, rubric, args.seed, session.probes, options)
     grade = score(session, submission.packaging)
     terminal(grade, notes, extras=extras)
@@ -71,15 +69,6 @@ def _check(args: argparse.Namespace) -> int:
     if args.markdown:
         _write(Path(args.markdown), markdown(grade, notes, extras))
     return 0
-
-
-def _check_hidden(args: argparse.Namespace) -> tuple[Path, ...]:
-    """What the submission must not see: the rubric, the folder it was handed in from (other
-    students' files may sit beside it) and the folders the reports go to."""
-    given = Path(args.submission)
-    folders = [given if given.is_dir() else given.parent]
-    folders += [Path(p).parent for p in (args.json, args.markdown) if p]
-    return tuple(p.resolve() for p in [*folders, *([Path(args.rubric)] if args.rubric else [])])
 
 
 def _extra_options(options: ExtraOptions, args: argparse.Namespace) -> ExtraOptions:
@@ -186,7 +175,6 @@ def _run_batch(
             jobs=jobs,
             regrade=args.regrade,
             on_done=done,
-            hidden=[Path(p) for p in [*args.inputs, args.rubric, args.roster] if p],
         )
     skipped = len(result.records) - result.graded_now
     if skipped > 0 and not result.interrupted:

@@ -3,6 +3,12 @@
 Nothing a child does surfaces here as an exception: each request yields a :class:`Reply` with
 a status, the time the host measured, and what the child printed meanwhile. All process
 creation goes through ``spawn`` (``subprocess.Popen`` by default) so tests can replace it.
+
+The protocol: length-prefixed JSON on a private pipe pair. Every request, the first (``load``:
+import ``game.py``) included, carries an id the child cannot guess; the reply must carry it
+back. Anything already waiting on the channel when a request is sent is a violation: a reply
+cannot be written before its question. Where cgroups are available the submission is frozen
+between requests, so nothing of it runs while the grader's clock is not running.
 """
 
 from __future__ import annotations
@@ -10,12 +16,12 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import secrets
 import selectors
 import shutil
 import signal
 import struct
 import subprocess
-import sys
 import tempfile
 import time
 from collections.abc import Callable
@@ -24,21 +30,20 @@ from enum import Enum
 from pathlib import Path
 from typing import Any
 
-from autograder.sandbox import (
-    Protections,
-    available,
-    command_prefix,
-    descendants,
-    kit_hidden_paths,
-    next_uid,
-)
+from autograder import fence, seccomp
+from autograder.cgroups import JOIN_FAILED, Cgroup, join_command
+from autograder.sandbox import Protections, available, descendants, next_uid, runner_command
+from autograder.untrusted import clean, clean_tree
 
-__all__ = ["Limits", "Status", "Reply", "PlayerProcess"]
+__all__ = ["Limits", "Status", "Reply", "PlayerProcess", "PACKAGES"]
 
-_CHILD = Path(__file__).with_name("child.py")
 _HEADER = struct.Struct(">I")
 _MAX_REPLY = 1 << 20
 _DRAIN_CHUNKS = 256  # at most 16 MB read after a reply: a process printing forever cannot stall us
+# The runner's replies nest three lists deep at most: anything much deeper was not written by
+# it, and would make the grader's own recursion fail.
+_MAX_DEPTH = 12
+PACKAGES = ("numpy", "scipy")  # third-party packages a submission may import, when installed
 
 
 @dataclass(frozen=True)
@@ -47,9 +52,12 @@ class Limits:
 
     call_seconds: float = 10.5  # a call still running after this is killed
     import_seconds: float = 10.0
-    memory_mb: int = 4096  # address space of the child; 0 = no limit
-    file_mb: int = 64  # largest file the child may write
+    memory_mb: int = 4096  # address space of each process; with cgroups, all of them together
+    file_mb: int = 64  # largest file the child may write; also the size of its private /tmp
     output_chars: int = 4096  # printed text kept per call
+    processes: int = 64  # processes and threads of one submission (cgroups or its own uid)
+    open_files: int = 256  # file descriptors per process
+    packages: tuple[str, ...] = PACKAGES
 
 
 class Status(Enum):
@@ -67,10 +75,24 @@ class Reply:
     seconds: float = 0.0
     printed: str = ""
     detail: str = ""  # for statuses other than OK: what happened, in a sentence
+    cpu_seconds: float | None = None  # CPU time of all its processes during the call (cgroups)
 
     @property
     def ok(self) -> bool:
         return self.status is Status.OK
+
+
+def _depth(value: Any) -> int:
+    """How deeply lists and objects nest in parsed JSON, without recursing."""
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        item, level = stack.pop()
+        if isinstance(item, dict | list):
+            deepest = max(deepest, level)
+            stack.extend(
+                (child, level + 1) for child in (item.values() if isinstance(item, dict) else item)
+            )
+    return deepest
 
 
 def _signal_name(number: int) -> str:
@@ -92,7 +114,6 @@ class PlayerProcess:
         spawn: Callable[..., Any] | None = None,
         clock: Callable[[], float] = time.monotonic,
         protections: Protections | None = None,
-        hidden: tuple[Path, ...] = (),
     ) -> None:
         self.source_dir = Path(source_dir)
         self.seed = seed
@@ -100,15 +121,15 @@ class PlayerProcess:
         self._spawn = spawn or subprocess.Popen  # looked up now, so tests can patch it
         self._clock = clock
         self.protections = protections if protections is not None else available()
-        self._hidden = hidden
         self._process: Any = None
         self._group: int | None = None
+        self._cgroup: Cgroup | None = None
         self._workdir: str | None = None
         self._selector: selectors.BaseSelector | None = None
         self._to_child = -1
         self._from_child = -1
         self._buffer = b""
-        self._sequence = 0  # the id of the request in flight; the import's reply is 0
+        self._token = ""  # the id of the request in flight
         self._printed: list[bytes] = []
         self._printed_size = 0
         self.dead: Reply | None = None  # set once the process can answer no more
@@ -124,25 +145,30 @@ class PlayerProcess:
     def start(self) -> Reply:
         """Start the process and import ``game.py``; the reply's data says whether that worked."""
         self._workdir = tempfile.mkdtemp(prefix="teeko-player-")
+        layers = self.protections
+        uid = next_uid(layers)
+        if uid is not None and not layers.fence:
+            os.chown(self._workdir, uid, uid)  # its private folder, written after it drops root
+        if layers.cgroups is not None:
+            try:
+                self._cgroup = Cgroup(
+                    layers.cgroups, self.limits.memory_mb << 20, self.limits.processes
+                )
+            except OSError as err:
+                return self._refused(f"cannot make its cgroup ({err.strerror or err})")
         request_read, request_write = os.pipe()
         reply_read, reply_write = os.pipe()
-        settings = {
-            "rlimits": self._rlimits(),
-            "grader": os.getpid(),
-            "sandbox": self._sandbox_settings(),
-        }
+        source = fence.SUBMISSION if layers.fence else str(self.source_dir.resolve())
         command = [
-            *command_prefix(self.protections),
-            sys.executable,
-            "-s",
-            "-P",
-            str(_CHILD),
+            *(join_command(self._cgroup) if self._cgroup else []),
+            *runner_command(layers, self.source_dir.resolve(), self.limits.file_mb,
+                            self.limits.packages),
             str(request_read),
             str(reply_write),
-            str(self.source_dir.resolve()),
+            source,
             str(self.seed),
-            json.dumps(settings),
-        ]
+            json.dumps(self._settings(uid)),
+        ]  # fmt: skip
         try:
             self._process = self._spawn(
                 command,
@@ -154,6 +180,8 @@ class PlayerProcess:
                 env=self._environment(),
                 start_new_session=True,
             )
+        except OSError as err:
+            return self._refused(f"cannot start it ({err.strerror or err})")
         finally:
             os.close(request_read)
             os.close(reply_write)
@@ -165,7 +193,15 @@ class PlayerProcess:
         for stream in (self._process.stdout, self._process.stderr):
             with contextlib.suppress(AttributeError, OSError, ValueError):
                 self._selector.register(stream.fileno(), selectors.EVENT_READ, "output")
-        return self._await(self._clock(), self.limits.import_seconds, "importing game.py")
+        return self.request({"op": "load"}, self.limits.import_seconds, "importing game.py")
+
+    def _refused(self, why: str) -> Reply:
+        self.dead = Reply(
+            Status.ERROR,
+            {"ok": False, "kind": "sandbox", "error": why},
+            detail=f"the grader could not start the submission: {why}",
+        )
+        return self.dead
 
     @staticmethod
     def _own_group(process: Any) -> int | None:
@@ -179,35 +215,30 @@ class PlayerProcess:
         except ProcessLookupError:
             return None
 
-    def _sandbox_settings(self) -> dict[str, Any] | None:
-        layers = self.protections
-        if not (layers.namespaces or layers.other_user):
-            return None
-        needed = [Path(p).resolve() for p in (sys.prefix, sys.base_prefix, _CHILD.parent)]
-        hidden = [
-            path
-            for path in (Path(p).resolve() for p in (*kit_hidden_paths(), *self._hidden))
-            if not any(n == path or path in n.parents for n in needed)  # never hide Python
-        ]
-        return {
-            "namespaces": layers.namespaces,
-            "uid": next_uid(layers),
-            "hide": [str(path) for path in hidden],
-            "tmp_mb": self.limits.file_mb,
-            "processes": 64,
-            "pid_max": layers.process_limit,
+    def _settings(self, uid: int | None) -> dict[str, Any]:
+        layers = self.limits
+        rlimits = {
+            "RLIMIT_FSIZE": layers.file_mb << 20,
+            "RLIMIT_NOFILE": layers.open_files,
         }
-
-    def _rlimits(self) -> dict[str, int]:
-        limits = {"RLIMIT_FSIZE": self.limits.file_mb << 20}
-        if self.limits.memory_mb:
-            limits["RLIMIT_AS"] = self.limits.memory_mb << 20
-        return limits
+        if layers.memory_mb:
+            rlimits["RLIMIT_AS"] = layers.memory_mb << 20
+        if uid is not None and self.protections.cgroups is None:
+            rlimits["RLIMIT_NPROC"] = layers.processes  # a uid of its own: counts only its own
+        program = seccomp.filter_for() if self.protections.seccomp else None
+        return {
+            "rlimits": rlimits,
+            "grader": os.getpid(),
+            "uid": uid,
+            "fenced": self.protections.fence,
+            "site": fence.SITE if self.protections.fence else None,
+            "seccomp": program.hex() if program else None,
+        }
 
     def _environment(self) -> dict[str, str]:
         assert self._workdir is not None
         return {
-            "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+            "PATH": "/usr/bin:/bin",
             "HOME": self._workdir,
             "TMPDIR": self._workdir,
             "LANG": "C.UTF-8",
@@ -228,8 +259,12 @@ class PlayerProcess:
         """
         if self.dead is not None:
             return self.dead
-        self._sequence += 1
-        data = json.dumps({**message, "id": self._sequence}).encode()
+        cpu_before = self._cpu()
+        self._resume()
+        if self._pump(0) and self._buffer:
+            return self._violation("a message before the request was sent", self._clock(), doing)
+        self._token = secrets.token_hex(16)
+        data = json.dumps({**message, "id": self._token}).encode()
         began = self._clock()
         pending = memoryview(_HEADER.pack(len(data)) + data)
         while pending:
@@ -241,14 +276,14 @@ class PlayerProcess:
                 time.sleep(0.001)
             except OSError:
                 return self._ended(doing, began)
-        return self._await(began, seconds, doing)
+        return self._await(began, seconds, doing, cpu_before)
 
-    def _await(self, began: float, seconds: float, doing: str) -> Reply:
+    def _await(self, began: float, seconds: float, doing: str, cpu_before: float | None) -> Reply:
         deadline = began + seconds
         while True:
             message = self._take_message()
             if message is not None:
-                return self._answer(message, began, doing)
+                return self._answer(message, began, doing, cpu_before)
             if self.dead is not None:
                 return self.dead
             remaining = deadline - self._clock()
@@ -256,6 +291,18 @@ class PlayerProcess:
                 return self._timed_out(began, seconds, doing)
             if not self._pump(remaining):
                 return self._ended(doing, began)
+
+    def _cpu(self) -> float | None:
+        return self._cgroup.cpu_seconds() if self._cgroup is not None else None
+
+    def _resume(self) -> None:
+        if self._cgroup is not None:
+            self._cgroup.thaw()
+
+    def _pause(self) -> None:
+        """Freeze the submission between calls: nothing of it runs while no clock runs."""
+        if self._cgroup is not None:
+            self._cgroup.freeze()
 
     def _pump(self, timeout: float) -> bool:
         """Read whatever is ready; False once the reply channel has closed."""
@@ -289,7 +336,7 @@ class PlayerProcess:
             if not any(key.data == "output" for key, _ in self._selector.select(0)):
                 break
             self._pump(0)
-        text = b"".join(self._printed).decode("utf-8", "replace")
+        text = clean(b"".join(self._printed).decode("utf-8", "replace"), self.limits.output_chars)
         if self._printed_size > self.limits.output_chars:
             text += f"\n[... {self._printed_size - self.limits.output_chars} more bytes]"
         self._printed, self._printed_size = [], 0
@@ -307,40 +354,52 @@ class PlayerProcess:
         self._buffer = self._buffer[_HEADER.size + size :]
         try:
             message = json.loads(body)
-        except ValueError:
+        except (ValueError, RecursionError):
             return "a reply that is not JSON"
-        return message if isinstance(message, dict) else "a reply that is not a JSON object"
+        if not isinstance(message, dict):
+            return "a reply that is not a JSON object"
+        if _depth(message) > _MAX_DEPTH:
+            return f"a reply nested more than {_MAX_DEPTH} levels deep"
+        return message
 
-    def _answer(self, message: dict[str, Any] | str, began: float, doing: str) -> Reply:
+    def _answer(
+        self, message: dict[str, Any] | str, began: float, doing: str, cpu_before: float | None
+    ) -> Reply:
         seconds = self._clock() - began
-        if not isinstance(message, str) and message.get("id") != self._sequence:
+        self._pause()
+        cpu_after = self._cpu()
+        cpu = cpu_after - cpu_before if cpu_after is not None and cpu_before is not None else None
+        if not isinstance(message, str) and message.get("id") != self._token:
             message = "a reply to another request (a forged or stray message)"
         if isinstance(message, str):
-            self._kill()
-            printed = self._drain_output()
-            self.dead = Reply(
-                Status.BAD_REPLY,
-                seconds=seconds,
-                printed=printed,
-                detail=f"the grader's channel received {message} during {doing}: "
-                "the submission wrote into the grader's private pipe",
-            )
-            return self.dead
+            return self._violation(message, began, doing)
+        data: dict[str, Any] = clean_tree(message)
         printed = self._drain_output()
-        if message.get("ok") is True:
-            return Reply(Status.OK, message, seconds, printed)
-        detail = f"{doing} raised {message.get('error', 'an error')}"
-        if message.get("kind") == "exit":
-            detail = f"{doing} tried to end the program: {message.get('error', '')}"
-        return Reply(Status.ERROR, message, seconds, printed, detail)
+        if data.get("ok") is True:
+            return Reply(Status.OK, data, seconds, printed, cpu_seconds=cpu)
+        detail = f"{doing} raised {data.get('error', 'an error')}"
+        if data.get("kind") == "exit":
+            detail = f"{doing} tried to end the program: {data.get('error', '')}"
+        return Reply(Status.ERROR, data, seconds, printed, detail, cpu)
+
+    def _violation(self, what: str, began: float, doing: str) -> Reply:
+        return self._stop(
+            Status.BAD_REPLY,
+            began,
+            f"the grader's channel received {what} during {doing}: "
+            "the submission wrote into the grader's private pipe",
+        )
 
     def _timed_out(self, began: float, seconds: float, doing: str) -> Reply:
+        return self._stop(
+            Status.TIMEOUT, began, f"{doing} was still running after {seconds:g} s and was stopped"
+        )
+
+    def _stop(self, status: Status, began: float, detail: str) -> Reply:
+        """Kill the process for good; every later request gets this same reply at once."""
         self._kill()
         self.dead = Reply(
-            Status.TIMEOUT,
-            seconds=self._clock() - began,
-            printed=self._drain_output(),
-            detail=f"{doing} was still running after {seconds:g} s and was stopped",
+            status, seconds=self._clock() - began, printed=self._drain_output(), detail=detail
         )
         return self.dead
 
@@ -350,6 +409,13 @@ class PlayerProcess:
             code = 128 - code  # the runner's reaper reports a death by signal as shells do
         if code is None:
             how = "closed the grader's channel"
+        elif code == JOIN_FAILED and self._cgroup is not None and doing == "importing game.py":
+            how = "could not join its cgroup (the grader's problem: grade it again)"
+        elif self._cgroup is not None and self._cgroup.out_of_memory():
+            how = (
+                f"was killed for using more than {self.limits.memory_mb} MB of memory, all its "
+                "processes together"
+            )
         elif code < 0:
             how = f"was killed by {_signal_name(-code)}"
             if -code in (signal.SIGKILL, signal.SIGSEGV):
@@ -379,9 +445,11 @@ class PlayerProcess:
         process = self._process
         if process is None:
             return
-        if self._group is not None and not self.protections.namespaces:
+        if self._group is not None and not self.protections.fence:
             self._kill_tree(process.pid)  # first, while the reaper lives to adopt orphans
-        if self._group is not None:  # in a pid namespace, this ends every process in it
+        if self._cgroup is not None:  # every process it ever started, wherever it went
+            self._cgroup.kill()
+        if self._group is not None:  # fenced, this ends bubblewrap and so its pid namespace
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.killpg(self._group, signal.SIGKILL)
         with contextlib.suppress(ProcessLookupError, OSError):
@@ -403,6 +471,8 @@ class PlayerProcess:
 
     def abort(self) -> None:
         """Kill the process group now, from any thread; the call in flight ends as 'exited'."""
+        if self._cgroup is not None:
+            self._cgroup.kill()
         if self._group is not None:
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.killpg(self._group, signal.SIGKILL)
@@ -427,6 +497,9 @@ class PlayerProcess:
             if self._from_child >= 0:
                 os.close(self._from_child)
                 self._from_child = -1
+            if self._cgroup is not None:
+                self._cgroup.remove()
+                self._cgroup = None
             if self._workdir is not None:
                 shutil.rmtree(self._workdir, ignore_errors=True)
                 self._workdir = None

@@ -1,13 +1,19 @@
-"""Turning what a student hands in (a game.py, a folder or a zip) into a folder holding game.py.
+"""Turning what a student hands in (a game.py, a folder or a zip) into a private folder that
+holds exactly the submission's files, game.py among them.
 
 Archives are unpacked by hand, entry by entry, so nothing lands outside the work folder:
-absolute paths, ``..`` and symlinks are refused, and size and entry count are capped.
+absolute paths, ``..``, symlinks, over-long names and a file and a folder of the same name are
+refused, and size and entry count are capped. A folder is copied the same way (its symlinks
+refused, not followed). A lone ``.py`` file brings only the modules beside it that it imports,
+so a teaching assistant's ``check`` on one student's file never shows that student the files
+sitting next to it.
 """
 
 from __future__ import annotations
 
+import ast
+import os
 import re
-import shutil
 import stat
 import zipfile
 from dataclasses import dataclass
@@ -15,6 +21,7 @@ from pathlib import Path, PurePosixPath
 from typing import IO
 
 from autograder.errors import GraderError
+from autograder.untrusted import clean
 from autograder.variants import VARIANTS, Variant, find_variant
 
 __all__ = [
@@ -28,6 +35,8 @@ __all__ = [
 
 MAX_UNPACKED = 50 << 20  # bytes, all entries together
 MAX_ENTRIES = 500
+MAX_NAME = 255  # bytes in one file or folder name, as most file systems allow
+MAX_PATH = 1024  # characters in a path inside a submission
 _IGNORED = ("__MACOSX/", ".DS_Store", "__pycache__/")
 
 
@@ -95,6 +104,7 @@ def unpack(
             path = PurePosixPath(name)
             if path.is_absolute() or ".." in path.parts or "\\" in name:
                 raise GraderError(f"{label} holds the entry {name!r}, which points outside the zip")
+            _check_name(label, name, path.parts)
             if stat.S_ISLNK(entry.external_attr >> 16):
                 raise GraderError(f"{label} holds the symlink {name!r}; zip the file itself")
             if entry.is_dir():
@@ -105,10 +115,14 @@ def unpack(
                     f"{label} unpacks to more than {max_bytes >> 20} MB; submit only game.py"
                 )
             destination = target.joinpath(*path.parts)
-            destination.parent.mkdir(parents=True, exist_ok=True)
+            _make_parent(destination, target, label, name)
             try:
-                with bundle.open(entry) as source, destination.open("wb") as sink:
+                with bundle.open(entry) as source, destination.open("xb") as sink:
                     _copy_capped(source, sink, entry.file_size, max_bytes, label)
+            except (FileExistsError, IsADirectoryError):
+                raise GraderError(
+                    f"{label} holds {name!r} twice, or both as a file and as a folder; zip it again"
+                ) from None
             except (
                 zipfile.BadZipFile,
                 OSError,
@@ -119,6 +133,27 @@ def unpack(
                 raise GraderError(f"{label} is damaged ({name!r}: {err}); zip it again") from None
             names.append(name)
     return names
+
+
+def _check_name(label: str, name: str, parts: tuple[str, ...]) -> None:
+    """Refuse a name no file system will take, before anything is written."""
+    longest = max(parts, key=lambda part: len(part.encode()), default="")
+    if len(longest.encode()) > MAX_NAME or len(name) > MAX_PATH:
+        shown = name if len(name) <= 60 else name[:57] + "..."
+        raise GraderError(
+            f"{label} holds a file or folder with a name too long to unpack ({shown!r}); "
+            f"keep names under {MAX_NAME} characters"
+        )
+
+
+def _make_parent(destination: Path, target: Path, label: str, name: str) -> None:
+    try:
+        destination.parent.mkdir(parents=True, exist_ok=True)
+    except (FileExistsError, NotADirectoryError):
+        raise GraderError(
+            f"{label} holds {str(PurePosixPath(name).parent)!r} both as a file and as a folder; "
+            "zip it again"
+        ) from None
 
 
 def _copy_capped(source: IO[bytes], sink: IO[bytes], declared: int, cap: int, label: str) -> None:
@@ -141,30 +176,116 @@ def _packaging_problems(archive: Path, names: list[str], pattern: str) -> list[s
     return problems
 
 
+def _junk_part(name: str) -> bool:
+    return name.startswith(".") or name in ("__pycache__", "__MACOSX") or name.endswith(".pyc")
+
+
+def _copy_folder(folder: Path, target: Path, label: str, budget: list[int]) -> None:
+    """Copy ``folder``'s files into ``target``, hidden files and caches aside; ``budget`` holds
+    the bytes and entries still allowed, shared by everything one submission copies.
+
+    :raises GraderError: for a symlink, or a folder too large or with too many files.
+    """
+    for root, dirs, names in os.walk(folder):
+        dirs[:] = sorted(d for d in dirs if not _junk_part(d))
+        here = Path(root)
+        for name in [*dirs, *sorted(names)]:
+            if _junk_part(name):
+                continue
+            path = here / name
+            shown = path.relative_to(folder.parent)
+            if path.is_symlink():
+                raise GraderError(
+                    f"{label} holds the symbolic link {str(shown)!r}; submit the file"
+                )
+            if path.is_dir():
+                continue
+            _take(budget, path.stat().st_size, label, str(shown))
+            destination = target / path.relative_to(folder)
+            destination.parent.mkdir(parents=True, exist_ok=True)
+            destination.write_bytes(path.read_bytes())
+
+
+def _take(budget: list[int], size: int, label: str, name: str) -> None:
+    budget[0] -= size
+    budget[1] -= 1
+    if budget[0] < 0:
+        raise GraderError(
+            f"{label} holds more than {MAX_UNPACKED >> 20} MB ({name!r} is {size >> 20} MB); "
+            "submit only game.py and the modules it imports"
+        )
+    if budget[1] < 0:
+        raise GraderError(f"{label} holds more than {MAX_ENTRIES} files; submit only game.py")
+
+
+def _local_imports(source: bytes) -> set[str]:
+    """Top-level names of the modules ``source`` imports, relative imports included."""
+    try:
+        tree = ast.parse(source)
+    except (SyntaxError, ValueError, MemoryError, RecursionError):
+        return set()  # the runner reports the syntax error itself
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(alias.name.split(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            if node.level == 0 and node.module:
+                names.add(node.module.split(".")[0])
+            elif node.level > 0:
+                names.update([node.module.split(".")[0]] if node.module else [])
+                names.update(alias.name for alias in node.names)
+    return names
+
+
+def _with_its_modules(path: Path, target: Path, label: str) -> None:
+    """``path`` as ``target/game.py``, and the modules beside it that it imports, recursively."""
+    budget = [MAX_UNPACKED, MAX_ENTRIES]
+    target.mkdir(parents=True, exist_ok=True)
+    _take(budget, path.stat().st_size, label, path.name)
+    pending = [(path, target / "game.py")]
+    seen = {path.resolve()}
+    while pending:
+        source, destination = pending.pop()
+        data = source.read_bytes()
+        destination.write_bytes(data)
+        for name in sorted(_local_imports(data)):
+            module, package = path.parent / f"{name}.py", path.parent / name
+            if module.is_file() and not module.is_symlink() and module.resolve() not in seen:
+                seen.add(module.resolve())
+                _take(budget, module.stat().st_size, label, module.name)
+                pending.append((module, target / module.name))
+            elif package.is_dir() and not package.is_symlink() and package.resolve() not in seen:
+                seen.add(package.resolve())
+                _copy_folder(package, target / name, label, budget)
+
+
 def open_submission(path: Path, workdir: Path, packaging_pattern: str) -> Submission:
-    """The folder to grade for ``path`` (a .py file, a folder or a zip), unpacking into ``workdir``.
+    """A private folder in ``workdir`` holding exactly the submission in ``path`` (a .py file,
+    a folder or a zip), and how reports name it.
 
     :raises GraderError: when there is nothing gradable, in one sentence saying what to submit.
     """
     if not path.exists():
         raise GraderError(f"{path} does not exist")
-    label = str(path)
-    if path.is_dir():
-        return Submission(_find_game(path, label), label, None)
-    if zipfile.is_zipfile(path) or path.suffix.lower() == ".zip":
-        target = workdir / "unpacked"
-        target.mkdir(parents=True, exist_ok=True)
-        names = unpack(path, target)
-        problems = _packaging_problems(path, names, packaging_pattern)
-        return Submission(_find_game(target, path.name), label, problems)
-    if path.suffix == ".py":
-        if path.name == "game.py":
-            return Submission(path.parent, label, None)
-        copy = workdir / "renamed"
-        copy.mkdir(parents=True, exist_ok=True)
-        shutil.copy(path, copy / "game.py")
-        return Submission(copy, f"{label} (graded as game.py)", None)
-    raise GraderError(f"{path} is not a game.py, a folder or a zip; submit game.py")
+    label = clean(str(path), 300)
+    target = workdir / "submission"
+    try:
+        if path.is_dir():
+            _copy_folder(path, target, label, [MAX_UNPACKED, MAX_ENTRIES])
+            target.mkdir(parents=True, exist_ok=True)
+            return Submission(_find_game(target, label), label, None)
+        if zipfile.is_zipfile(path) or path.suffix.lower() == ".zip":
+            target.mkdir(parents=True, exist_ok=True)
+            names = unpack(path, target)
+            problems = _packaging_problems(path, names, packaging_pattern)
+            return Submission(_find_game(target, clean(path.name, 300)), label, problems)
+        if path.suffix == ".py":
+            _with_its_modules(path, target, label)
+            shown = label if path.name == "game.py" else f"{label} (graded as game.py)"
+            return Submission(target, shown, None)
+    except OSError as err:
+        raise GraderError(f"cannot read {label}: {err.strerror or err}") from None
+    raise GraderError(f"{label} is not a game.py, a folder or a zip; submit game.py")
 
 
 _CLASS = re.compile(rb"^\s*class\s+(\w+)", re.MULTILINE)

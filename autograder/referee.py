@@ -7,12 +7,13 @@ the reports read; nothing here decides points.
 
 from __future__ import annotations
 
+import functools
 import random
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from autograder.host import Limits, PlayerProcess, Reply, Status
 from autograder.rubric import Rubric
@@ -30,6 +31,7 @@ from autograder.rules import (
     to_board,
 )
 from autograder.sandbox import available
+from autograder.untrusted import clean
 from autograder.variants import Variant
 
 __all__ = [
@@ -67,6 +69,9 @@ class Call:
     printed: str = ""
     error: str | None = None  # crash, exit, timeout: what happened instead of a move
     move: Move | None = None  # the move, when it was legal
+    other_seconds: float = 0.0  # of ``seconds``: the calls before make_move (construction, sync)
+    other_calls: str = ""  # what those were, for reports
+    cpu_seconds: float | None = None  # CPU time of all its processes over those calls (cgroups)
 
     @property
     def phase(self) -> str:
@@ -110,6 +115,10 @@ class Session:
         return tuple(c for g in self.games for c in g.calls) + self.probes
 
 
+_RETURNED_SHOWN = 300  # characters of a returned value's repr kept for reports
+SHOWN_BEFORE = 0.05  # seconds in the calls before make_move worth naming in a report
+_NOTES_KEPT = 4  # notes kept from one sync reply (the runner writes at most three)
+
 # ---- the values a child reports ----------------------------------------------------------------
 
 
@@ -128,16 +137,18 @@ class _Foreign:
         return self._number
 
 
-_FOREIGN_TYPES: dict[str, type] = {}
+@functools.lru_cache(maxsize=256)  # bounded: a submission may invent a name per call
+def _stand_in(base: type, type_name: str) -> type:
+    """A subclass of ``base`` named as the submission's class was, for reports and format."""
+    module, _, name = type_name.rpartition(".")
+    namespace: dict[str, Any] = {"__module__": module or "builtins", "__qualname__": name}
+    if base is tuple:  # shown as the submission would print it: Square(2, 3)
+        namespace["__repr__"] = lambda self: f"{name}{tuple.__repr__(self)}"
+    return type(name, (base,), namespace)
 
 
 def _foreign(type_name: str, text: str, number: int | None) -> _Foreign:
-    kind = _FOREIGN_TYPES.get(type_name)
-    if kind is None:
-        module, _, name = type_name.rpartition(".")
-        namespace = {"__module__": module or "builtins", "__qualname__": name}
-        kind = _FOREIGN_TYPES[type_name] = type(name, (_Foreign,), namespace)
-    return kind(text, number)
+    return cast(_Foreign, _stand_in(_Foreign, type_name)(text, number))
 
 
 def decode(description: Any) -> Any:
@@ -151,11 +162,13 @@ def decode(description: Any) -> Any:
     if "none" in description:
         return None
     for kind in (list, tuple):
-        if kind.__name__ in description:
+        if isinstance(description.get(kind.__name__), list):
             items = [decode(item) for item in description[kind.__name__]]
             size = description.get("size", len(items))
             if isinstance(size, int) and size > len(items):
                 items.append(_foreign("ellipsis", f"... {size - len(items)} more", None))
+            if "type" in description:  # a subclass (a namedtuple): its values, its own name
+                return _stand_in(kind, str(description["type"]))(items)
             return kind(items)
     if "index" in description:
         return _foreign(
@@ -231,7 +244,13 @@ class _Budget:
 def _judge(where: str, pos: Position, reply: Reply) -> Call:
     if not reply.ok:
         return Call(
-            where, pos, reply.status, reply.seconds, printed=reply.printed, error=reply.detail
+            where,
+            pos,
+            reply.status,
+            reply.seconds,
+            printed=reply.printed,
+            error=reply.detail,
+            cpu_seconds=reply.cpu_seconds,
         )
     raw = decode(reply.data.get("move"))
     changed = []
@@ -255,12 +274,13 @@ def _judge(where: str, pos: Position, reply: Reply) -> Call:
         pos,
         Status.OK,
         reply.seconds,
-        returned=repr(raw),
+        returned=clean(repr(raw), _RETURNED_SHOWN),
         illegal=illegal,
         format_problem=problem,
         changed=" and ".join(changed) or None,
         printed=reply.printed,
         move=move,
+        cpu_seconds=reply.cpu_seconds,
     )
 
 
@@ -280,12 +300,40 @@ def _skipped(where: str, pos: Position, limits: Limits, budget: _Budget) -> Call
     return Call(where, pos, Status.TIMEOUT, float("inf"), error=detail)
 
 
-def _ask(proc: PlayerProcess, where: str, pos: Position, limits: Limits, budget: _Budget) -> Call:
+def _ask(
+    proc: PlayerProcess,
+    where: str,
+    pos: Position,
+    limits: Limits,
+    budget: _Budget,
+    before: Sequence[tuple[Reply, str]] = (),
+) -> Call:
+    """``make_move`` on ``pos``. The calls ``before`` it since the last move (constructing the
+    player, place_piece/opponent_move) count in its time: the submission cannot search there
+    unseen. Their time also comes off the hard limit, which bounds the total."""
     if budget.exhausted:
         return _skipped(where, pos, limits, budget)
-    reply = proc.request({"op": "move"}, limits.call_seconds, "make_move")
+    spent = sum(reply.seconds for reply, _ in before)
+    reply = proc.request({"op": "move"}, max(limits.call_seconds - spent, 0.0), "make_move")
     budget.record(reply)
-    return _judge(where, pos, reply)
+    call = _judge(where, pos, reply)
+    if not before:
+        return call
+    cpus = [r.cpu_seconds for r, _ in before] + [reply.cpu_seconds]
+    error = call.error
+    names = " and ".join(dict.fromkeys(doing for _, doing in before))
+    if reply.status is Status.TIMEOUT:
+        error = f"make_move was still running after {limits.call_seconds:g} s and was stopped"
+        if spent >= SHOWN_BEFORE:
+            error += f" ({spent:.2f} s of it in {names}, called before make_move)"
+    return replace(
+        call,
+        seconds=call.seconds + spent,
+        other_seconds=spent,
+        other_calls=names,
+        cpu_seconds=None if None in cpus else sum(c for c in cpus if c is not None),
+        error=error,
+    )
 
 
 # ---- games -------------------------------------------------------------------------------------
@@ -349,9 +397,11 @@ def play_game(
     if budget.exhausted:
         return _lost(number, ai, budget.why(limits), pos, 0, calls, notes, printed)
     with spawn(seed * 1000 + number) as proc:
+        construct = f"{variant.player_class}()"
+        before: list[tuple[Reply, str]] = []
         for request, doing in (
             (None, "importing game.py"),
-            ({"op": "new", "cls": variant.player_class, "piece": ai}, f"{variant.player_class}()"),
+            ({"op": "new", "cls": variant.player_class, "piece": ai}, construct),
         ):
             reply = (
                 proc.start()
@@ -361,6 +411,7 @@ def play_game(
             printed.append(reply.printed if request is not None else "")
             if not reply.ok:
                 return _lost(number, ai, reply.detail, pos, 0, calls, notes, printed)
+        before.append((reply, construct))
         own: list[tuple[int, int]] | None = None
         opp: list[tuple[int, int]] | None = None
         while (end := outcome(pos, plies, rubric.ply_cap)) is None:
@@ -370,15 +421,19 @@ def play_game(
             else:
                 sync = proc.request(
                     {"op": "sync", "own": own, "opp": opp, "board": to_board(pos)},
-                    limits.call_seconds,
+                    max(limits.call_seconds - sum(r.seconds for r, _ in before), 0.0),
                     "place_piece/opponent_move",
                 )
+                before.append((sync, "place_piece/opponent_move"))
                 printed.append(sync.printed)
                 if not sync.ok:
                     return _lost(number, ai, sync.detail, pos, plies, calls, notes, printed)
-                notes.extend(f"before ply {plies + 1}: {n}" for n in sync.data.get("notes", []))
+                said = sync.data.get("notes")
+                if isinstance(said, list):  # the runner's list of what went wrong, if any
+                    notes.extend(f"before ply {plies + 1}: {n}" for n in said[:_NOTES_KEPT])
                 where = f"{label} {number} (you played {_colour(ai)}), move {len(calls) + 1}"
-                call = _ask(proc, where, pos, limits, budget)
+                call = _ask(proc, where, pos, limits, budget, before)
+                before = []
                 calls.append(call)
                 if call.move is None:
                     reason = call.error or f"make_move returned an illegal move: {call.illegal}"
@@ -495,17 +550,9 @@ def ask_positions(
                 return calls, _load_problem(reply, variant, limits), import_printed
             budget.record(reply)
             if not reply.ok:
-                failed = Call(
-                    where,
-                    pos,
-                    reply.status,
-                    reply.seconds,
-                    printed=reply.printed,
-                    error=reply.detail,
-                )
-                calls.append(failed)
+                calls.append(_judge(where, pos, reply))
                 continue
-            call = _ask(proc, where, pos, limits, budget)
+            call = _ask(proc, where, pos, limits, budget, [(reply, f"{variant.player_class}()")])
             if reply.printed:
                 call = replace(call, printed=reply.printed + call.printed)
             calls.append(call)
@@ -515,11 +562,11 @@ def ask_positions(
     return calls, None, import_printed
 
 
-def default_spawner(source_dir: Path, rubric: Rubric, hidden: tuple[Path, ...] = ()) -> Spawner:
+def default_spawner(source_dir: Path, rubric: Rubric) -> Spawner:
     """Processes for the ``game.py`` in ``source_dir`` under the rubric's limits."""
 
     def spawn(child_seed: int) -> PlayerProcess:
-        return PlayerProcess(source_dir, seed=child_seed, limits=rubric.limits, hidden=hidden)
+        return PlayerProcess(source_dir, seed=child_seed, limits=rubric.limits)
 
     return spawn
 
@@ -532,11 +579,10 @@ def run_session(
     spawn: Spawner | None = None,
     label: str | None = None,
     deadline: float | None = None,
-    hidden: tuple[Path, ...] = (),
 ) -> Session:
     """Grade-ready records for the ``game.py`` in ``source_dir``: probes first, then the games."""
 
-    make = spawn or default_spawner(source_dir, rubric, hidden)
+    make = spawn or default_spawner(source_dir, rubric)
     limits = rubric.limits
     budget = make_budget(rubric, deadline)
     base = Session(

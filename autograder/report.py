@@ -12,6 +12,7 @@ from typing import Any
 from autograder.extras import PUZZLE_KINDS, Extras, Judged
 from autograder.rules import render
 from autograder.scoring import EVIDENCE_SHOWN, Criterion, Evidence, Grade
+from autograder.untrusted import clean, md_cell, md_code
 
 __all__ = [
     "header_lines",
@@ -130,8 +131,15 @@ def _criterion_text(criterion: Criterion) -> str:
     return "\n".join(lines)
 
 
+_DRIFT_SHOWN = 10  # board drift notes listed; the rest are counted
+
+
 def _drift(grade: Grade) -> list[str]:
-    return [f"game {g.number}, {note}" for g in grade.session.games for note in g.notes]
+    notes = [f"game {g.number}, {note}" for g in grade.session.games for note in g.notes]
+    shown = [clean(note, 300) for note in notes[:_DRIFT_SHOWN]]
+    if len(notes) > _DRIFT_SHOWN:
+        shown.append(f"... and {len(notes) - _DRIFT_SHOWN} more")
+    return shown
 
 
 def terminal(
@@ -179,24 +187,25 @@ def terminal(
 def markdown(grade: Grade, notes: tuple[str, ...] = (), extras: Extras | None = None) -> str:
     """Student feedback as Markdown, boards in code blocks."""
     out = ["# Teeko autograder feedback", ""]
-    out += [f"- {line}" for line in header_lines(grade, notes)]
+    out += [f"- {md_cell(line)}" for line in header_lines(grade, notes)]
     out += ["", f"**Score: {_points(grade.score)}/{grade.max_score}**", ""]
     out += ["| criterion | points | summary |", "| --- | --- | --- |"]
     for c in grade.criteria:
         shown = _points(c.points) if not c.max_points else f"{_points(c.points)}/{c.max_points}"
-        out.append(f"| {c.name} (`{c.id}`) | {shown} | {c.summary.replace('|', '/')} |")
+        out.append(f"| {c.name} (`{c.id}`) | {shown} | {md_cell(c.summary)} |")
     for c in grade.criteria:
         if c.evidence:
             out += ["", f"## {c.name} (`{c.id}`)", ""]
             for item in c.evidence:
-                out += ["```text", evidence_text(item), "```", ""]
+                out += [*md_code(evidence_text(item)), ""]
     drift = _drift(grade)
     if drift:
-        out += ["", "## Your board drifted from the referee's", ""] + [f"- {d}" for d in drift]
+        out += ["", "## Your board drifted from the referee's", ""]
+        out += [f"- {md_cell(d)}" for d in drift]
     for ident, summary, evidence in extras_sections(extras):
-        out += ["", f"## Beyond the rubric, no points: {ident}", "", summary, ""]
+        out += ["", f"## Beyond the rubric, no points: {ident}", "", md_cell(summary), ""]
         for item in evidence:
-            out += ["```text", evidence_text(item), "```", ""]
+            out += [*md_code(evidence_text(item)), ""]
     return "\n".join(out).rstrip() + "\n"
 
 

@@ -47,9 +47,23 @@ OPTIONS: dict[tuple[str, str], tuple[type, str]] = {
         float,
         "wall time for grading one submission; past it the remaining calls count as timeouts",
     ),
-    ("limits", "memory_mb"): (int, "address space of the submission's process (0: no limit)"),
-    ("limits", "file_mb"): (int, "largest file the submission may write"),
+    ("limits", "memory_mb"): (
+        int,
+        "address space of each of the submission's processes (0: no limit); with cgroups, "
+        "also the memory of all of them together",
+    ),
+    ("limits", "file_mb"): (int, "largest file the submission may write; also its private /tmp"),
     ("limits", "output_chars"): (int, "printed text kept per call as evidence"),
+    ("limits", "processes"): (
+        int,
+        "processes and threads of one submission (with cgroups, or a uid of its own)",
+    ),
+    ("limits", "open_files"): (int, "file descriptors per process"),
+    ("limits", "packages"): (
+        list,
+        "third-party packages a fenced submission may import, where the grader's Python has "
+        "them; the standard library is always there",
+    ),
     ("rules", "drop_points"): (int, "no illegal move in the drop phase"),
     ("rules", "move_points"): (int, "no illegal move in the move phase"),
     ("state", "drop_points"): (int, "make_move never changed state or the board, drop phase"),
@@ -71,6 +85,9 @@ OPTIONS: dict[tuple[str, str], tuple[type, str]] = {
 }
 # Options a rubric may leave out, with their value then; every other option is required.
 OPTIONAL: dict[tuple[str, str], Any] = {
+    ("limits", "processes"): Limits.processes,
+    ("limits", "open_files"): Limits.open_files,
+    ("limits", "packages"): list(Limits.packages),
     ("extras", "ladder_games"): 0,
     ("extras", "move_quality"): False,
     ("extras", "puzzles"): 0,
@@ -170,15 +187,6 @@ _KINDS = {
 }
 
 
-_KINDS = {
-    int: "a whole number",
-    float: "a number",
-    str: "text",
-    list: "a list",
-    bool: "true or false",
-}
-
-
 def _checked(name: tuple[str, str], value: Any, where: str) -> Any:
     kind, _ = OPTIONS[name]
     ok = isinstance(value, kind) and (kind is bool or not isinstance(value, bool))
@@ -206,6 +214,15 @@ def _tiers(value: list[Any], unit: str, name: str, where: str) -> tuple[Tier, ..
             raise GraderError(f"{where}: {name}.tiers[{index}].points should be a whole number ≥ 0")
         tiers.append(Tier(float(limit), points))
     return tuple(tiers)
+
+
+def _packages(value: list[Any], where: str) -> tuple[str, ...]:
+    for item in value:
+        if not isinstance(item, str) or not item.isidentifier():
+            raise GraderError(
+                f'{where}: limits.packages holds {item!r}; list importable names like "numpy"'
+            )
+    return tuple(value)
 
 
 def load_rubric(path: str | Path | None = None) -> Rubric:
@@ -249,6 +266,9 @@ def load_rubric(path: str | Path | None = None) -> Rubric:
             memory_mb=v[("limits", "memory_mb")],
             file_mb=v[("limits", "file_mb")],
             output_chars=v[("limits", "output_chars")],
+            processes=v[("limits", "processes")],
+            open_files=v[("limits", "open_files")],
+            packages=_packages(v[("limits", "packages")], where),
         ),
         timeouts_before_giving_up=v[("limits", "timeouts_before_giving_up")],
         submission_seconds=v[("limits", "submission_seconds")],

@@ -1,18 +1,20 @@
-"""Which protections the machine offers a submission's process, decided once per grader run.
+"""Which protections the machine offers a submission's process, probed once per grader run.
 
 Layers, each used where available (KIT_SPEC §5, docs/sandbox.md):
 
 - always: a separate process in its own session, killed with its whole group, stdin closed,
   a private empty working folder, the grader's own clock;
-- resource limits (POSIX): memory, file size, no core dumps, and a process count when the
-  child runs as its own user;
-- another user: when the grader is root, each child drops to an unused uid of its own;
-- namespaces (the ``unshare`` tool, as root): a private mount namespace with a fresh ``/tmp``
-  and everything else read-only, the kit's solutions and rubrics and the batch's inputs and
-  outputs hidden, no network, and a pid namespace so nothing the child starts outlives it,
-  with at most ``PROCESS_LIMIT`` processes where the kernel lets pid_max be set per namespace.
+- resource limits (POSIX): address space, file size, open files, no core dumps;
+- the fence (bubblewrap, ``fence.py``): an allowlist filesystem, no network, own process ids;
+- an unprivileged identity: when the grader is root, each child switches to a uid of its own
+  and holds no capability; otherwise it keeps the grader's (non-root) user;
+- cgroups (``cgroups.py``): memory for all its processes, a process count, one CPU core, its
+  CPU time, and a freezer that stops it between calls;
+- seccomp (``seccomp.py``): the system calls a game never needs are refused.
 
-``TEEKO_SANDBOX=off`` turns the optional layers off (for debugging a submission).
+Each layer is tried for real before it is reported: the probe runs the child runner through
+the same launch as a submission (``child.py --probe``) and reads back what it could do.
+``TEEKO_SANDBOX=off`` turns every optional layer off (a student's laptop, debugging).
 """
 
 from __future__ import annotations
@@ -20,140 +22,142 @@ from __future__ import annotations
 import contextlib
 import functools
 import itertools
+import json
 import os
-import shutil
 import subprocess
 import sys
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
+
+from autograder import cgroups, fence, seccomp
 
 __all__ = [
     "Protections",
     "available",
-    "command_prefix",
+    "runner_command",
     "next_uid",
-    "kit_hidden_paths",
     "descendants",
-    "PROCESS_LIMIT",
+    "CHILD",
+    "INSTALL_BWRAP",
 ]
 
-_UNSHARE = [
-    "unshare",
-    "--mount",
-    "--net",
-    "--pid",
-    "--fork",
-    "--kill-child",
-    "--mount-proc",
-    "--propagation",
-    "private",
-    "--",
-]
+CHILD = Path(__file__).with_name("child.py")
+INSTALL_BWRAP = "apt install bubblewrap"  # Debian and Ubuntu; dnf and pacman call it the same
 _FIRST_UID = 61000
-PROCESS_LIMIT = 301  # pids (processes and threads) in a child's pid namespace: the least allowed
 _UID_SLOTS = 4000
 _uids = itertools.count()
+_PROBE_SECONDS = 20
 
 
 @dataclass(frozen=True)
 class Protections:
     resource_limits: bool
-    other_user: bool
-    namespaces: bool
-    process_limit: int = 0  # pid_max of the child's pid namespace (Linux 6.14+); 0: none
+    fence: bool = False  # bubblewrap: allowlist filesystem, no network, own pid namespace
+    own_uid: bool = False  # as root: each child runs as an unprivileged uid of its own
+    cgroups: cgroups.Support | None = None
+    seccomp: bool = False
+    root: bool = False  # the grader runs as root
 
     def describe(self) -> list[str]:
         """One line per layer, for the report header; a warning where a layer is missing."""
         lines = ["own process group, killed whole; stdin closed; private working folder"]
         lines.append(
-            "resource limits: memory, file size" + (", processes" if self.other_user else "")
+            "resource limits: address space, file size, open files"
             if self.resource_limits
             else "warning: no resource limits on this platform"
         )
-        if self.other_user:
-            lines.append("runs as its own unprivileged user")
-        elif self.namespaces:
+        if self.own_uid:
+            lines.append("runs as an unprivileged user of its own, with no capability")
+        elif self.root:
             lines.append(
-                "runs as root with every capability dropped (Python is not readable "
-                "by other users here)"
+                f"warning: runs as root without capabilities: no other user can run this "
+                f"Python and bubblewrap is missing ({INSTALL_BWRAP})"
             )
+        elif self.fence:
+            lines.append("runs as the grader's own (non-root) user, with no capability")
         else:
             lines.append(
                 "warning: runs as the grader's user, so it can read and write what the grader can"
             )
         lines.append(
-            "private /tmp, read-only filesystem, solutions and other submissions hidden, "
-            "no network, own process ids"
-            + (f", at most {self.process_limit} processes" if self.process_limit else "")
-            if self.namespaces
-            else "warning: no namespaces (needs root and the unshare tool): the filesystem "
-            "and the network are not fenced off"
+            "fence: sees only Python, its standard library, the runner and its own files; "
+            "private /tmp; no network; own process ids; /proc/sys read-only"
+            if self.fence
+            else f"warning: no filesystem fence ({INSTALL_BWRAP}, and a kernel that allows "
+            "namespaces): the submission sees every file the grader can, and the network"
         )
-        if not (self.process_limit or self.other_user):
+        lines.append(
+            f"cgroups v{self.cgroups.version}: memory for all its processes together, "
+            "a process count, one CPU core, frozen between calls"
+            if self.cgroups
+            else "warning: no cgroups (needs a writable cgroup hierarchy, usually root): memory "
+            "is limited per process, and the submission can run between calls"
+        )
+        if not self.cgroups and not self.own_uid:
             lines.append("warning: no limit on the number of processes (no fork-bomb brake)")
+        lines.append(
+            "seccomp: namespaces, mounts, ptrace, keys, bpf, io_uring and other calls a game "
+            "never needs are refused"
+            if self.seccomp
+            else "warning: no seccomp filter (needs Linux on x86-64 or arm64)"
+        )
         return lines
 
 
-def _unshare_works(command: str = "true") -> bool:
-    if shutil.which("unshare") is None:
-        return False
+def runner_command(
+    protections: Protections,
+    submission: Path,
+    tmp_mb: int,
+    packages: tuple[str, ...] = (),
+) -> list[str]:
+    """How to start ``child.py`` for ``submission``: inside the fence where there is one.
+
+    The runner's own arguments follow. Fenced, the submission is at ``fence.SUBMISSION``.
+    """
+    if not protections.fence:
+        return [sys.executable, "-s", "-P", "-B", str(CHILD)]
+    where = fence.layout(packages)
+    prefix = fence.command(where, CHILD, submission, tmp_mb, privileged=protections.root)
+    return [*prefix, where.interpreter, "-s", "-P", "-B", fence.CHILD]
+
+
+def next_uid(protections: Protections) -> int | None:
+    """A uid no other running child shares (so they cannot signal each other), or None."""
+    if not protections.own_uid:
+        return None
+    return _FIRST_UID + next(_uids) % _UID_SLOTS
+
+
+def _probe_child(protections: Protections, uid: int | None) -> dict[str, Any] | None:
+    """Run the child runner's self-test exactly as a submission is started; what it reports."""
+    filter_bytes = seccomp.filter_for()
+    settings = {"uid": uid, "seccomp": filter_bytes.hex() if filter_bytes else None}
+    with tempfile.TemporaryDirectory(prefix="teeko-probe-") as empty:
+        command = [
+            *runner_command(protections, Path(empty), 1),
+            "--probe",
+            json.dumps(settings),
+        ]
+        try:
+            done = subprocess.run(
+                command,
+                capture_output=True,
+                timeout=_PROBE_SECONDS,
+                stdin=subprocess.DEVNULL,
+                cwd=empty,
+                env={"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LANG": "C.UTF-8"},
+            )
+        except (OSError, subprocess.SubprocessError):
+            return None
+    if done.returncode != 0:
+        return None
     try:
-        done = subprocess.run(
-            [*_UNSHARE, "sh", "-c", command],
-            capture_output=True,
-            timeout=10,
-            stdin=subprocess.DEVNULL,
-        )
-    except (OSError, subprocess.SubprocessError):
-        return False
-    return done.returncode == 0
-
-
-def _process_limit_works() -> bool:
-    """Whether pid 1 of a new pid namespace may lower its namespace's pid_max (Linux 6.14+)."""
-    path = "/proc/sys/kernel/pid_max"
-    return _unshare_works(
-        f'echo {PROCESS_LIMIT} > {path} && test "$(cat {path})" = {PROCESS_LIMIT}'
-    )
-
-
-def _python_works_as_another_user() -> bool:
-    """Whether an unprivileged uid can run this Python: an interpreter installed under a
-    private home folder (pyenv under /root) cannot even import its standard library."""
-    if shutil.which("setpriv") is None:
-        return False
-    command = [
-        "setpriv",
-        f"--reuid={_FIRST_UID}",
-        f"--regid={_FIRST_UID}",
-        "--clear-groups",
-        sys.executable,
-        "-s",
-        "-c",
-        "import os, subprocess, json, ctypes, select, threading, resource; print(os.__file__)",
-    ]
-    try:
-        done = subprocess.run(command, capture_output=True, timeout=10, stdin=subprocess.DEVNULL)
-    except (OSError, subprocess.SubprocessError):
-        return False
-    # Where it cannot read our interpreter's home, Python silently falls back to another
-    # standard library (seen: /usr/lib/python3.11 instead of pyenv's): that is a "no".
-    return done.returncode == 0 and done.stdout.decode().strip() == os.__file__
-
-
-@functools.cache
-def available() -> Protections:
-    """The layers this machine offers, probed once per grader run."""
-    if os.environ.get("TEEKO_SANDBOX", "").lower() in ("off", "0", "no"):
-        return Protections(resource_limits=_has_resource(), other_user=False, namespaces=False)
-    root = hasattr(os, "geteuid") and os.geteuid() == 0
-    namespaces = root and _unshare_works()
-    return Protections(
-        resource_limits=_has_resource(),
-        other_user=root and _python_works_as_another_user(),
-        namespaces=namespaces,
-        process_limit=PROCESS_LIMIT if namespaces and _process_limit_works() else 0,
-    )
+        found = json.loads(done.stdout.decode("utf-8", "replace").strip().splitlines()[-1])
+    except (ValueError, IndexError):
+        return None
+    return found if isinstance(found, dict) else None
 
 
 def _has_resource() -> bool:
@@ -164,26 +168,33 @@ def _has_resource() -> bool:
     return True
 
 
-def command_prefix(protections: Protections) -> list[str]:
-    """What goes before ``python child.py ...``: the namespace tool, or nothing."""
-    return list(_UNSHARE) if protections.namespaces else []
-
-
-def next_uid(protections: Protections) -> int | None:
-    """A uid no other running child shares (so they cannot signal each other), or None."""
-    if not protections.other_user:
-        return None
-    return _FIRST_UID + next(_uids) % _UID_SLOTS
-
-
-def kit_hidden_paths() -> list[Path]:
-    """The kit's own secrets: reference solutions, rubric files and the oracle's tables."""
-    package = Path(__file__).resolve().parent
-    cache = os.environ.get("TEEKO_ORACLE_CACHE") or os.path.join(
-        os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "teeko-autograder"
+@functools.cache
+def available() -> Protections:
+    """The layers this machine offers, each tried once per grader run."""
+    resource_limits = _has_resource()
+    if os.environ.get("TEEKO_SANDBOX", "").lower() in ("off", "0", "no") or sys.platform != (
+        "linux"
+    ):
+        return Protections(resource_limits)
+    root = os.geteuid() == 0
+    groups = cgroups.probe()
+    trial = _FIRST_UID + _UID_SLOTS if root else None  # a uid no submission gets
+    found: dict[str, Any] | None = None
+    fenced = False
+    if fence.bwrap() is not None:
+        found = _probe_child(Protections(resource_limits, fence=True, root=root), trial)
+        fenced = found is not None
+    if found is None and root:
+        found = _probe_child(Protections(resource_limits, root=root), trial)
+    own_uid = bool(root and found and found.get("uid") == trial and found.get("stdlib"))
+    return Protections(
+        resource_limits,
+        fence=fenced and (own_uid or not root),
+        own_uid=own_uid,
+        cgroups=groups,
+        seccomp=bool(found and found.get("seccomp")),
+        root=root,
     )
-    candidates = [package.parent / "solution", package / "rubrics", Path(cache)]
-    return [path for path in candidates if path.exists()]
 
 
 def descendants(root: int) -> list[int]:
@@ -198,9 +209,9 @@ def descendants(root: int) -> list[int]:
                 contextlib.suppress(OSError, ValueError, IndexError),
                 open(f"/proc/{name}/stat", "rb") as handle,
             ):
-                state, parent = handle.read().rsplit(b")", 1)[1].split()[:2]
+                state, above = handle.read().rsplit(b")", 1)[1].split()[:2]
                 if state != b"Z":  # a zombie is dead already, waiting for its parent
-                    parents[int(name)] = int(parent)
+                    parents[int(name)] = int(above)
     children: dict[int, list[int]] = {}
     for pid, parent in parents.items():
         children.setdefault(parent, []).append(pid)

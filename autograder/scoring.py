@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from autograder.host import Status
-from autograder.referee import Call, Session
+from autograder.referee import SHOWN_BEFORE, Call, Session
 from autograder.rubric import PhasePoints, Rubric, Tier
 from autograder.rules import render
 
@@ -116,15 +116,23 @@ def _time(rubric: Rubric, calls: tuple[Call, ...]) -> Criterion:
     slowest = max(answered + timed_out, key=lambda c: c.seconds)
     seconds = math.inf if slowest.status is Status.TIMEOUT else slowest.seconds
     points = _tier(rubric.time_tiers, lambda t: seconds <= t.limit)
-    shown = "past the hard limit" if math.isinf(seconds) else f"{seconds:.2f} s"
+    shown = "past the hard limit" if math.isinf(seconds) else _took(slowest)
     summary = f"slowest make_move: {shown} ({slowest.where}); {len(answered)} moves timed"
     evidence: tuple[Evidence, ...] = ()
     if points < best:
         slow = sorted(answered + timed_out, key=lambda c: -c.seconds)[:EVIDENCE_SHOWN]
-        evidence = tuple(
-            _evidence(c, c.error or f"took {c.seconds:.2f} s") for c in slow if c.seconds > 0
-        )
+        evidence = tuple(_evidence(c, c.error or f"took {_took(c)}") for c in slow if c.seconds > 0)
     return Criterion("time", CRITERIA["time"], points, best, summary, evidence)
+
+
+def _took(call: Call) -> str:
+    """A move's time as the rubric counts it, naming the calls before it that count too."""
+    shown = f"{call.seconds:.2f} s"
+    if call.other_seconds >= SHOWN_BEFORE:
+        shown += (
+            f", {call.other_seconds:.2f} s of it in {call.other_calls}, called before make_move"
+        )
+    return shown
 
 
 def _wins(session: Session) -> Criterion:

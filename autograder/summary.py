@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import html
 import math
-import re
 import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -19,6 +18,7 @@ from pathlib import Path
 from autograder.records import STATUS_GRADED, Record, write_atomic
 from autograder.rubric import Rubric, load_rubric
 from autograder.scoring import CRITERIA
+from autograder.untrusted import md_cell
 
 __all__ = ["write_summary", "SUMMARY_FILES", "BINS", "SLOWEST_SHOWN"]
 
@@ -211,13 +211,6 @@ _ALL_NORMAL = "Every submission was graded normally."
 
 # ---- Markdown ----------------------------------------------------------------------------------
 
-_MD_SPECIAL = re.compile(r"([\\`*_\[\]<>|#])")
-
-
-def _md(text: str) -> str:
-    """Student-derived text, safe in a Markdown table cell: one line, markup escaped."""
-    return _MD_SPECIAL.sub(r"\\\1", " ".join(text.split()))
-
 
 def _md_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
     lines = ["| " + " | ".join(header) + " |", "|" + " --- |" * len(header)]
@@ -226,7 +219,7 @@ def _md_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]
 
 
 def _markdown(s: _Summary) -> str:
-    out = [f"# Class summary: {_md(s.title)}", ""]
+    out = [f"# Class summary: {md_cell(s.title)}", ""]
     out += [f"- {label}: {value}" for label, value in _facts(s)]
     out += ["", "## Scores", "", "![Histogram of the scores](histogram.svg)", ""]
     out += _md_table(["score", "students"], [[b.label, str(b.count)] for b in s.bins])
@@ -243,7 +236,7 @@ def _markdown(s: _Summary) -> str:
     if s.slowest:
         out += _md_table(
             ["student", "slowest move", "time points"],
-            [[_md(w.student), f"{w.seconds:.2f} s", w.tier] for w in s.slowest],
+            [[md_cell(w.student), f"{w.seconds:.2f} s", w.tier] for w in s.slowest],
         )
     else:
         out.append("No move was timed.")
@@ -251,7 +244,7 @@ def _markdown(s: _Summary) -> str:
     if s.abnormal:
         out += _md_table(
             ["student", "status", "reason"],
-            [[_md(a.student), _md(a.status), _md(a.reason)] for a in s.abnormal],
+            [[md_cell(a.student), md_cell(a.status), md_cell(a.reason)] for a in s.abnormal],
         )
     else:
         out.append(_ALL_NORMAL)

@@ -30,7 +30,7 @@ sys.path.insert(0, str(ROOT))
 
 from autograder.sandbox import available  # noqa: E402
 from tests.conftest import STARTERS  # noqa: E402
-from tests.corpus import ATTACKS, HONEST, Context, quick_rubric  # noqa: E402
+from tests.corpus import ATTACKS, HONEST, Context, missing_layers, quick_rubric  # noqa: E402
 
 
 def _write_class(folder: Path, rubric: Path) -> int:
@@ -40,8 +40,12 @@ def _write_class(folder: Path, rubric: Path) -> int:
         (folder / f"{student}.py").write_text(source)
     marker = f"teeko-attack-bench-{uuid.uuid4().hex[:8]}"
     ctx = Context(folder, folder.parent / "out", folder / "good_alice.py", rubric, marker)
-    brake = available().process_limit
-    names = [n for n, a in ATTACKS.items() if not n.startswith("honest") and (brake or not a.brake)]
+    layers = available()
+    names = [
+        n
+        for n, a in ATTACKS.items()
+        if not n.startswith("honest") and not missing_layers(a, layers)
+    ]
     for name in names:
         attack, student = ATTACKS[name], "atk_" + name.replace("-", "_")
         target = folder / (f"{student}.py" if attack.suffix == ".py" else f"hw8_{student}.zip")

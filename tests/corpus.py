@@ -13,8 +13,15 @@ the drop phase, so the patches that act "in the move phase" act on the three mov
 
 Sources are ``string.Template`` texts: ``$here`` (the folder the submission was handed in from),
 ``$out`` (the grader's output folder), ``$other`` (another student's file), ``$solution``,
-``$course_rubric`` and ``$rubric`` (the kit's secrets), ``$marker`` (a unique file name) and
-``$cwd`` (the grader's working folder) are filled in by the test.
+``$course_rubric`` and ``$rubric`` (the kit's secrets), ``$marker`` (a unique file name),
+``$cwd`` (the grader's working folder), ``$root_only`` (a file only root may read),
+``$checkout`` (another copy of the kit's solution), ``$tmpdir`` (the grader's ``TMPDIR``, where
+it unpacks the class), ``$socket`` and ``$service`` (a unix socket in the file system and an
+abstract one, where a service listens) are filled in by the test.
+
+Some entries are safe only where a layer is active (``needs``): ``fence`` (bubblewrap),
+``process limit`` (cgroups, or a uid of its own) and ``cgroups``; elsewhere they are skipped,
+with the line that installs what is missing.
 """
 
 from __future__ import annotations
@@ -30,15 +37,19 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from autograder.sandbox import INSTALL_BWRAP, Protections
 from tests.conftest import ROOT, SOLUTIONS, TWO_SQUARES, fast_solution
 
 __all__ = [
     "Attack",
     "Context",
     "ATTACKS",
+    "missing_layers",
+    "TERMINAL_ESCAPES",
     "HONEST",
     "QUICK_RUBRIC",
     "COURSE_RUBRIC",
+    "PATIENT_RUBRIC",
     "FULL",
     "ZERO",
     "quick_rubric",
@@ -52,15 +63,19 @@ MOVE_PHASE_ILLEGAL = {"rules": 10, "format": 5}  # a malformed or illegal move-p
 MOVE_PHASE_TIMEOUT = {"rules": 10, "state": 5, "format": 5, "time": 0, "wins": 0}
 
 
-def quick_rubric() -> str:
-    """The course rubric with short limits and few games: the same points, a tenth of the time."""
+def quick_rubric(call_seconds: float = 2.0) -> str:
+    """The course rubric with short limits and few games: the same points, a tenth of the time.
+
+    ``call_seconds`` only moves the hard limit (the time tiers stay): the patient rubric gives
+    a memory attack the seconds a virtual machine takes to hand it fresh pages.
+    """
     text = (ROOT / "autograder" / "rubrics" / "course.toml").read_text()
     for old, new in (
         ('title = "HW8 Teeko / Teeko2 (course rubric)"', 'title = "quick attack rubric"'),
         ("games = 3 ", "games = 2 "),
         ("drop_probes = 10 ", "drop_probes = 3 "),
         ("move_probes = 10 ", "move_probes = 3 "),
-        ("call_seconds = 10.5 ", "call_seconds = 2.0 "),
+        ("call_seconds = 10.5 ", f"call_seconds = {call_seconds} "),
         ("import_seconds = 10.0 ", "import_seconds = 2.0 "),
         ("timeouts_before_giving_up = 2 ", "timeouts_before_giving_up = 1 "),
         ("memory_mb = 4096 ", "memory_mb = 1024 "),
@@ -76,6 +91,7 @@ def quick_rubric() -> str:
 
 QUICK_RUBRIC = "quick"
 COURSE_RUBRIC = "course"
+PATIENT_RUBRIC = "patient"  # the quick rubric with 10 s per call
 
 _CLOCK = '''
 
@@ -147,6 +163,11 @@ class Context:
     cwd: Path = ROOT
     solution: Path = SOLUTIONS["teeko"]
     course_rubric: Path = ROOT / "autograder" / "rubrics" / "course.toml"
+    root_only: Path = Path("/etc/shadow")
+    checkout: Path = SOLUTIONS["teeko"]
+    tmpdir: Path = Path("/tmp")
+    socket: Path = Path("/run/teeko-none.sock")
+    service: str = "teeko-none"  # an abstract unix socket's name
 
     def fill(self, template: str) -> str:
         values = {name: str(value) for name, value in vars(self).items()}
@@ -161,11 +182,11 @@ class Attack:
     ``message``); ``message`` is text the student must see; ``absent`` lists paths (templates)
     the attack tried to create, which must not exist afterwards; ``secret`` is a file whose
     text must appear in no report; ``same_games_as`` names an entry whose games must be
-    played exactly the same; ``fenced`` entries are only safe where namespaces are active, and
-    ``brake`` ones only where the process-count limit is too.
+    played exactly the same; ``needs`` names the layers without which the entry is unsafe or
+    its grade differs (see the module's docstring).
     """
 
-    kind: str  # baseline, exit, time, space, files, grader, moves, broken, archive
+    kind: str  # baseline, exit, time, space, files, grader, reports, moves, broken, archive
     payload: str | bytes | Callable[[Context], bytes]
     scores: dict[str, float] | None
     message: str
@@ -174,8 +195,9 @@ class Attack:
     absent: tuple[str, ...] = ()
     secret: str | None = None
     same_games_as: str | None = None
-    fenced: bool = False
-    brake: bool = False
+    needs: tuple[str, ...] = ()
+    unfenced: str | None = None  # the message with TEEKO_SANDBOX=off, where it differs
+    unchanged: tuple[str, ...] = ()  # host files whose content the attack must not change
     survivors: str | None = None  # a command-line marker no process may carry afterwards
     seconds: float = 30.0  # the check must finish within this
 
@@ -193,6 +215,24 @@ class Attack:
 
 def _grade(**changes: float) -> dict[str, float]:
     return FULL | changes
+
+
+FENCE = ("fence",)
+
+
+def missing_layers(attack: Attack, layers: Protections) -> list[str]:
+    """The layers ``attack`` needs that ``layers`` lacks, each with how to get it."""
+    have = {
+        "fence": layers.fence,
+        "process limit": bool(layers.cgroups or layers.own_uid),
+        "cgroups": layers.cgroups is not None,
+    }
+    how = {
+        "fence": f"the fence ({INSTALL_BWRAP})",
+        "process limit": "a process limit (cgroups or root)",
+        "cgroups": "cgroups (root, and a writable cgroup hierarchy)",
+    }
+    return [how[need] for need in attack.needs if not have[need]]
 
 
 # ---- archives ----------------------------------------------------------------------------------
@@ -405,6 +445,28 @@ for _fd in range(3, 30):
     except OSError:
         pass
 """
+_DEEP_REPLY = """
+_deep = b"[" * 200_000 + b"]" * 200_000
+for _fd in range(3, 30):
+    try:
+        _os.write(_fd, _struct.pack(">I", len(_deep)) + _deep)
+    except OSError:
+        pass
+"""
+_LYING_SYNC = """
+_runner = _sys.modules["__main__"]  # the child runner, in the submission's own process
+_honest_sync = _runner.Runner.sync
+
+
+def _lying_sync(self, request):
+    reply = _honest_sync(self, request)
+    reply["notes"] = 12345  # the host expects a list of texts here
+    reply["state_changed"] = {"deep": [[[[]]]]}
+    return reply
+
+
+_runner.Runner.sync = _lying_sync
+"""
 _CLOSE_CHANNEL = """
 for _fd in range(3, 30):
     try:
@@ -499,6 +561,153 @@ class TeekoPlayer:
         self.opp = self.pieces[0] if self.my_piece == self.pieces[1] else self.pieces[1]
 """
 
+_LISTS_TMPDIR = """
+try:
+    print("the grader's temporary folder holds", sorted(_os.listdir("$tmpdir"))[:5])
+except Exception as err:
+    print("listing failed:", type(err).__name__)
+"""
+_SOCKETS = (
+    _OUTCOME
+    + """
+import socket as _socket
+
+
+def _unix(address):
+    client = _socket.socket(_socket.AF_UNIX)
+    client.settimeout(1)
+    client.connect(address)
+    client.sendall(b"$marker")
+
+
+_try("socket", lambda: _unix("$socket"))
+_try("abstract", lambda: _unix("\\0$service"))
+"""
+)
+_BUSY = """
+def _busy(seconds):  # real CPU work, measured with a clock the submission does not patch
+    import time
+    began = time.perf_counter()
+    while time.perf_counter() - began < seconds:
+        pass
+"""
+_SEARCHES_IN_SETTER = (
+    _BUSY
+    + """
+
+def _get_board(self):
+    return self.__dict__.get("_board", [[" "] * 5 for _ in range(5)])
+
+
+def _set_board(self, value):  # the runner sets a probe's position here: search it unseen?
+    self.__dict__["_board"] = value
+    if any(cell != " " for row in value for cell in row):
+        _busy(1.3)
+
+
+TeekoPlayer.board = property(_get_board, _set_board)
+"""
+)
+_SEARCHES_IN_OPPONENT_MOVE = (
+    _BUSY
+    + """
+_honest_opponent_move = TeekoPlayer.opponent_move
+
+
+def _pondering_opponent_move(self, move):
+    _honest_opponent_move(self, move)
+    _busy(1.3)
+
+
+TeekoPlayer.opponent_move = _pondering_opponent_move
+"""
+)
+_ANSWERS_EARLY = """
+_runner = _sys.modules["__main__"]  # the child runner, in the submission's own process
+_send_reply = _runner._reply
+
+
+def _reply_and_answer_the_next(fd, reply, number):
+    _send_reply(fd, reply, number)
+    _send_reply(fd, reply, number)  # waiting in the pipe before the next request is sent
+
+
+_runner._reply = _reply_and_answer_the_next
+"""
+_MEMFD_HOARD = """
+for _ in range(56):  # 56 x 56 MB = 3 GB, none of it in the address space
+    hoard = _os.memfd_create("hoard")
+    for _ in range(7):
+        _os.write(hoard, b"x" * (8 << 20))
+    _HOARD.append(hoard)
+"""
+_PROCESS_HOARD = """
+import time as _t
+_ready, _said = _os.pipe()
+_kids = []
+for _ in range(5):  # 5 x 250 MB: each under the address-space limit, together far above
+    _pid = _os.fork()
+    if _pid == 0:
+        _block = b"x" * (250 << 20)
+        _os.write(_said, b"!")
+        _t.sleep(600)
+        _os._exit(0)
+    _kids.append(_pid)
+_os.set_blocking(_ready, False)
+_heard, _until = 0, _t.monotonic() + 1.2
+while _heard < 5 and _t.monotonic() < _until:
+    try:
+        _heard += len(_os.read(_ready, 5))
+    except BlockingIOError:
+        _t.sleep(0.01)
+_alive = sum(_os.waitpid(pid, _os.WNOHANG) == (0, 0) for pid in _kids)
+print("memory held by its processes within 1024 MB:", min(_alive, _heard) * 250 <= 1024)
+"""
+_FILE_HANDLES = """
+import errno as _errno
+_held = []
+try:
+    for _ in range(100_000):
+        _held.append(open("/dev/null"))
+    print("file handles: nothing stopped it")
+except OSError as err:
+    print("file handles stopped:", type(err).__name__, _errno.errorcode.get(err.errno))
+"""
+_CPU_THIEVES = """
+import subprocess as _subprocess
+for _ in range(3):  # busy processes in sessions of their own, to take the neighbours' cores
+    _subprocess.Popen(
+        [_sys.executable, "-c", "while True: pass", "$marker"],
+        start_new_session=True, stdout=_subprocess.DEVNULL, stderr=_subprocess.DEVNULL,
+    )
+"""
+TERMINAL_ESCAPES = "\x1b[2J\x1b[1;31mScore: 100/100\x1b[0m\x1b]0;pwned\x07\u202eevil"
+_MARKDOWN_BREAKOUT = (
+    "```\n\n# Score: 100/100\n\n<img src=x onerror=alert(1)>\n\n| score | 100 |\n````\n"
+)
+_FLOODS_REPORTS = """
+class _Huge(Exception):
+    pass
+
+
+_Huge.__name__ = _Huge.__qualname__ = "Huge" + "X" * 400_000
+
+
+def _raise(*args):
+    print("\\x1b[31m" + "P" * 400_000)
+    raise _Huge("\\x1b]0;" + "E" * 400_000)
+
+
+TeekoPlayer.make_move = _raise
+TeekoPlayer.opponent_move = _raise
+TeekoPlayer.place_piece = _raise
+"""
+_NAMEDTUPLES = """
+from collections import namedtuple as _namedtuple
+_Square = _namedtuple("Square", "row col")
+"""
+
+
 ATTACKS: dict[str, Attack] = {
     # -- the honest player: the yardstick for "the grade is unaffected" ------------------------
     "honest": Attack("baseline", HONEST, FULL, "won 2 of 2"),
@@ -560,7 +769,7 @@ ATTACKS: dict[str, Attack] = {
         in_move_phase("import signal\n_os.kill(_os.getppid(), signal.SIGKILL)"),
         FULL,  # its parent is the runner's reaper, pid 1 of the namespace: immune
         "won 2 of 2",
-        fenced=True,
+        needs=FENCE,
     ),
     "kills-itself": Attack(
         "exit",
@@ -572,7 +781,9 @@ ATTACKS: dict[str, Attack] = {
         "exit",
         in_move_phase("import signal\n_os.killpg(_os.getpgrp(), signal.SIGKILL)"),
         _grade(**MOVE_PHASE_LOST),
-        "was killed by SIGKILL",
+        # fenced, its group is led by pid 1 of its namespace, which no signal reaches
+        "make_move raised ProcessLookupError: [Errno 3] No such process",
+        unfenced="was killed by SIGKILL",
     ),
     "kills-every-process-it-can": Attack(
         "exit",
@@ -581,7 +792,7 @@ ATTACKS: dict[str, Attack] = {
         ),
         FULL,
         "won 2 of 2",
-        fenced=True,  # kill(-1) outside a pid namespace reaches everything the user owns
+        needs=FENCE,  # kill(-1) outside a pid namespace reaches everything the user owns
     ),
     # -- time -------------------------------------------------------------------------------------
     "infinite-loop-at-import": Attack(
@@ -601,6 +812,38 @@ ATTACKS: dict[str, Attack] = {
         in_move_phase(_SLEEP_IGNORING_SIGNALS),
         _grade(**MOVE_PHASE_TIMEOUT),
         "make_move was still running after 2 s and was stopped",
+    ),
+    "searches-in-the-board-setter": Attack(
+        "time",
+        patched(prelude=_SEARCHES_IN_SETTER),
+        _grade(time=13),
+        "of it in TeekoPlayer(), called before make_move",
+    ),
+    "searches-in-init": Attack(
+        "time",
+        patched(init="_busy(1.3)", prelude=_BUSY),
+        _grade(time=13),
+        "of it in TeekoPlayer(), called before make_move",
+    ),
+    "searches-in-opponent-move": Attack(
+        "time",
+        patched(prelude=_SEARCHES_IN_OPPONENT_MOVE),
+        _grade(time=13),
+        "of it in place_piece/opponent_move, called before make_move",
+    ),
+    "answers-before-the-request": Attack(
+        "time",
+        patched(prelude=_ANSWERS_EARLY),
+        ZERO,
+        "the grader's channel received a message before the request was sent during "
+        "TeekoPlayer(): the submission wrote into the grader's private pipe",
+    ),
+    "steals-cpu-with-busy-processes": Attack(
+        "time",
+        patched(prelude=_CPU_THIEVES),
+        FULL,
+        "won 2 of 2",
+        survivors="$marker",
     ),
     "thread-spins-after-the-call": Attack(
         "time", patched(prelude=_THREAD_SPINS), FULL, "won 2 of 2"
@@ -627,8 +870,7 @@ ATTACKS: dict[str, Attack] = {
         patched(prelude=_FORK_BOMB),
         _grade(**PRINTED),
         "printed: fork bomb stopped: BlockingIOError",
-        fenced=True,
-        brake=True,
+        needs=("fence", "process limit"),
     ),
     "double-fork-daemon": Attack(
         "time", patched(prelude=_DAEMON), FULL, "won 2 of 2", survivors="$marker"
@@ -702,47 +944,68 @@ ATTACKS: dict[str, Attack] = {
         _grade(**MOVE_PHASE_ILLEGAL),
         "got a list of 16 items",
     ),
+    "holds-memory-in-memfd": Attack(
+        "space",
+        in_move_phase(_MEMFD_HOARD, "_HOARD = []\n"),
+        _grade(**MOVE_PHASE_LOST),
+        "was killed for using more than 1024 MB of memory, all its processes together during "
+        "make_move",
+        rubric=PATIENT_RUBRIC,
+        needs=("cgroups",),
+    ),
+    "holds-memory-in-many-processes": Attack(
+        "space",
+        patched(prelude=_PROCESS_HOARD),
+        _grade(**PRINTED),
+        "printed: memory held by its processes within 1024 MB: True",
+        needs=("cgroups",),
+    ),
+    "opens-thousands-of-files": Attack(
+        "space",
+        patched(prelude=_FILE_HANDLES),
+        _grade(**PRINTED),
+        "printed: file handles stopped: OSError EMFILE",
+    ),
     # -- the filesystem (the effect must not happen; see ``absent`` and ``secret``) ---------------
     "writes-the-grader-output-folder": Attack(
         "files",
         patched(prelude=_writes(out="$out/$marker", feedback="$out/feedback.md")),
         _grade(**PRINTED),
-        "out blocked: PermissionError EACCES",
+        "out blocked: FileNotFoundError ENOENT | feedback blocked: FileNotFoundError ENOENT",
         absent=("$out/$marker",),
-        fenced=True,
+        needs=FENCE,
     ),
     "fakes-results-json": Attack(
         "files",
         patched("return None", prelude=_LATE_RESULTS),
         _grade(rules=0, format=0, wins=0),
         "make_move must return a list like [(row, col)], got None",
-        fenced=True,
+        needs=FENCE,
     ),
     "writes-its-original-folder": Attack(
         "files",
         patched(prelude=_writes(new="$here/$marker", game="$here/game.py")),
         _grade(**PRINTED),
-        "new blocked: PermissionError EACCES",
+        "new blocked: FileNotFoundError ENOENT | game blocked: FileNotFoundError ENOENT",
         absent=("$here/$marker",),
-        fenced=True,
+        needs=FENCE,
     ),
     "writes-the-current-folder": Attack(
         "files",
         patched(prelude=_writes(cwd="$marker", grader_cwd="$cwd/$marker")),
         _grade(**PRINTED),
-        # The grader's folder is read-only, or, when it lies under /tmp (a CI checkout), only
-        # the private /tmp's copy of the path is written: either way the real file is absent.
-        "cwd done | grader_cwd ",
+        # The grader's folder does not exist for it, wherever the kit is checked out.
+        "cwd done | grader_cwd blocked: FileNotFoundError ENOENT",
         absent=("$cwd/$marker",),
-        fenced=True,
+        needs=FENCE,
     ),
     "writes-home": Attack(
         "files",
         patched(prelude=_writes(root="/root/$marker") + _HOME_WRITE),
         _grade(**PRINTED),
-        "root blocked: OSError EROFS | ~ done",
+        "| ~ done",  # /root: read-only (Python lives there) or absent, as the machine has it
         absent=("/root/$marker",),
-        fenced=True,
+        needs=FENCE,
     ),
     "writes-tmp-and-shared-memory": Attack(
         "files",
@@ -750,50 +1013,104 @@ ATTACKS: dict[str, Attack] = {
             prelude=_writes(tmp="/tmp/$marker", var="/var/tmp/$marker", shm="/dev/shm/$marker")
         ),
         _grade(**PRINTED),
-        "tmp done | var blocked: OSError EROFS | shm blocked: OSError EROFS",
+        "tmp done | var blocked: FileNotFoundError ENOENT | shm done",  # private /tmp, /dev/shm
         absent=("/tmp/$marker", "/var/tmp/$marker", "/dev/shm/$marker"),
-        fenced=True,
+        needs=FENCE,
     ),
     "reads-the-reference-solution": Attack(
         "files",
         patched(prelude=_reads(solution="$solution")),
         _grade(**PRINTED),
-        # PermissionError where hidden under an empty folder, FileNotFoundError where the
-        # private /tmp covers it (a checkout under /tmp): never its content.
-        "reading failed:",
+        "reading failed: FileNotFoundError",
         secret="$solution",
-        fenced=True,
+        needs=FENCE,
     ),
     "reads-the-rubric-config": Attack(
         "files",
         patched(prelude=_reads(course="$course_rubric", rubric="$rubric")),
         _grade(**PRINTED),
-        "reading failed:",
+        "reading failed: FileNotFoundError",
         secret="$rubric",
-        fenced=True,
+        needs=FENCE,
     ),
     "reads-another-students-submission": Attack(
         "files",
         patched(prelude=_reads(other="$other")),
         _grade(**PRINTED),
-        "reading failed:",
+        "reading failed: FileNotFoundError",
         secret="$other",
-        fenced=True,
+        needs=FENCE,
+    ),
+    "reads-a-root-only-file": Attack(
+        "files",
+        patched(prelude=_reads(shadow="/etc/shadow", private="$root_only")),
+        _grade(**PRINTED),
+        "reading failed: FileNotFoundError",
+        secret="$root_only",
+        needs=FENCE,
+    ),
+    "reads-another-checkout-of-the-solution": Attack(
+        "files",
+        patched(prelude=_reads(checkout="$checkout")),
+        _grade(**PRINTED),
+        "reading failed: FileNotFoundError",
+        secret="$checkout",
+        needs=FENCE,
+    ),
+    "lists-the-graders-temporary-folder": Attack(
+        "files",
+        patched(prelude=_LISTS_TMPDIR),
+        _grade(**PRINTED),
+        "listing failed: FileNotFoundError",
+        needs=FENCE,
+    ),
+    "writes-proc-sys": Attack(
+        "files",
+        patched(
+            prelude=_writes(
+                hostname="/proc/sys/kernel/hostname",
+                core_pattern="/proc/sys/kernel/core_pattern",
+                pid_max="/proc/sys/kernel/pid_max",
+            )
+        ),
+        _grade(**PRINTED),
+        "hostname blocked: PermissionError EACCES | core_pattern blocked: PermissionError "
+        "EACCES | pid_max blocked: PermissionError EACCES",
+        unchanged=("/proc/sys/kernel/hostname", "/proc/sys/kernel/core_pattern"),
+        needs=FENCE,
+    ),
+    "writes-kernel-devices": Attack(
+        "files",
+        patched(prelude=_writes(kmsg="/dev/kmsg", mem="/dev/mem", port="/dev/port")),
+        _grade(**PRINTED),
+        "kmsg blocked: PermissionError EACCES | mem blocked: PermissionError EACCES | port "
+        "blocked: PermissionError EACCES",
+        needs=FENCE,
+    ),
+    "connects-to-a-unix-socket": Attack(
+        "files",
+        patched(prelude=_SOCKETS),
+        _grade(**PRINTED),
+        "socket blocked: FileNotFoundError ENOENT | abstract blocked: ConnectionRefusedError "
+        "ECONNREFUSED",
+        needs=FENCE,
     ),
     "connects-to-the-network": Attack(
         "files",
         patched(prelude=_NETWORK),
         _grade(**PRINTED),
-        "internet blocked: OSError ENETUNREACH | loopback blocked: OSError ENETUNREACH",
-        fenced=True,
+        # its own network namespace: no route out, and a loopback nobody listens on
+        "internet blocked: OSError ENETUNREACH | loopback blocked: ConnectionRefusedError "
+        "ECONNREFUSED",
+        needs=FENCE,
     ),
     "remounts-and-unshares-to-escape": Attack(
         "files",
         patched(prelude=_REMOUNT),
         _grade(**PRINTED),
-        "escape attempts: [-1, -1, -1, -1, -1, -1, 'PermissionError']",
+        "escape attempts: [-1, -1, -1, -1, -1, -1, 'FileNotFoundError']",
         absent=("$here/$marker",),
-        fenced=True,
+        needs=FENCE,
     ),
     # -- the grader itself -------------------------------------------------------------------------
     "patches-random": Attack(
@@ -837,11 +1154,43 @@ ATTACKS: dict[str, Attack] = {
         ZERO,
         "the submission wrote into the grader's private pipe",
     ),
+    "forges-a-deeply-nested-reply": Attack(
+        "grader",
+        patched(prelude="import struct as _struct\n" + _DEEP_REPLY),
+        ZERO,
+        "the grader's channel received a reply that is not JSON during importing game.py",
+    ),
+    "lies-in-its-replies": Attack(
+        "grader",
+        patched(prelude=_LYING_SYNC),
+        FULL,  # the host reads only what it expects, of the type it expects
+        "won 2 of 2",
+        same_games_as="honest",
+    ),
     "closes-the-channel": Attack(
         "grader",
         patched(prelude=_CLOSE_CHANNEL),
         ZERO,
         "the submission's process exited with status 1 during importing game.py",
+    ),
+    # -- what reaches the reports ------------------------------------------------------------------
+    "prints-terminal-escapes": Attack(
+        "reports",
+        patched(prelude=f"print({TERMINAL_ESCAPES!r})\n"),
+        _grade(**PRINTED),
+        "printed: \\x1b[2J\\x1b[1;31mScore: 100/100\\x1b[0m\\x1b]0;pwned\\x07\\u202eevil",
+    ),
+    "breaks-out-of-markdown": Attack(
+        "reports",
+        patched(prelude=f"print({_MARKDOWN_BREAKOUT!r})\n"),
+        _grade(**PRINTED),
+        "printed: ``` | | # Score: 100/100",
+    ),
+    "floods-every-report-field": Attack(
+        "reports",
+        patched(prelude=_FLOODS_REPORTS),
+        ZERO | PRINTED,
+        "make_move raised HugeXXXXXXXX",
     ),
     # -- malformed moves --------------------------------------------------------------------------
     "returns-none": Attack(
@@ -869,6 +1218,12 @@ ATTACKS: dict[str, Attack] = {
         _grade(format=5),
         "each square should be a tuple of two ints, got (np.int64(",
     ),
+    "returns-namedtuples": Attack(
+        "moves",
+        patched("return [_Square(*square) for square in move]", prelude=_NAMEDTUPLES),
+        _grade(format=0),  # legal values: the rules and the games count; the format does not
+        "each square should be a tuple (row, col), got Square(",
+    ),
     "returns-lists-instead-of-tuples": Attack(
         "moves",
         in_move_phase("return [list(square) for square in move]"),
@@ -884,8 +1239,8 @@ ATTACKS: dict[str, Attack] = {
     "returns-an-object-with-lying-eq-and-len": Attack(
         "moves",
         in_move_phase(_LIAR),
-        _grade(**MOVE_PHASE_ILLEGAL),
-        "make_move must return a list like [(row, col)], got <unprintable game.",
+        _grade(format=5),  # judged on the values list itself holds, whatever its methods say
+        "make_move should return a list, got [(",
     ),
     "returns-an-off-board-square": Attack(
         "moves",
@@ -1008,6 +1363,14 @@ ATTACKS: dict[str, Attack] = {
         lambda ctx: HONEST.encode(), "is not a readable zip file; zip game.py again"
     ),
     "empty-zip": _archive(lambda ctx: _zip({}), "holds no game.py (it is empty)"),
+    "zip-with-an-over-long-name": _archive(
+        lambda ctx: _zip({"game.py": HONEST, "n" * 300 + ".py": "x"}),
+        "holds a file or folder with a name too long to unpack",
+    ),
+    "zip-with-a-file-and-a-folder-of-the-same-name": _archive(
+        lambda ctx: _zip({"game.py": HONEST, "helper": "x", "helper/util.py": "x"}),
+        "holds 'helper' both as a file and as a folder; zip it again",
+    ),
     "zip-with-two-game-py": _archive(
         lambda ctx: _zip({"a/game.py": HONEST, "b/game.py": HONEST}),
         "holds several game.py files (a/game.py, b/game.py); submit exactly one",

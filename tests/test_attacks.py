@@ -13,11 +13,14 @@ the filesystem attacks.
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import json
 import os
 import shutil
+import socket
 import tempfile
+import threading
 import time
 import uuid
 from dataclasses import dataclass
@@ -26,16 +29,27 @@ from typing import Any
 
 import pytest
 
-from autograder.sandbox import available
-from tests.conftest import STARTERS, autograder_process
-from tests.corpus import ATTACKS, COURSE_RUBRIC, HONEST, Context, in_move_phase, quick_rubric
-
-NAMESPACES = available().namespaces
-needs_namespaces = pytest.mark.skipif(
-    not NAMESPACES, reason="needs the full sandbox (root and the unshare tool)"
+from autograder import fence
+from autograder.host import PACKAGES
+from autograder.sandbox import INSTALL_BWRAP, available
+from tests.conftest import SOLUTIONS, STARTERS, autograder_process
+from tests.corpus import (
+    ATTACKS,
+    COURSE_RUBRIC,
+    HONEST,
+    PATIENT_RUBRIC,
+    Context,
+    in_move_phase,
+    missing_layers,
+    quick_rubric,
 )
-needs_brake = pytest.mark.skipif(
-    not available().process_limit, reason="needs pid_max per pid namespace (Linux 6.14+)"
+
+LAYERS = available()
+needs_fence = pytest.mark.skipif(
+    not LAYERS.fence, reason=f"needs the fence: {INSTALL_BWRAP} (and root or user namespaces)"
+)
+needs_cgroups = pytest.mark.skipif(
+    LAYERS.cgroups is None, reason="needs cgroups: root and a writable cgroup hierarchy"
 )
 SOURCES = [name for name, attack in ATTACKS.items() if attack.scores is not None]
 ARCHIVES = [name for name, attack in ATTACKS.items() if attack.scores is None]
@@ -43,9 +57,8 @@ CLASSMATE = "CLASSMATE_SECRET = 'the answer to problem 3 is B2'\n"
 
 
 def _param(name: str) -> Any:
-    attack = ATTACKS[name]
-    marks = [needs_namespaces] if attack.fenced else []
-    marks += [needs_brake] if attack.brake else []
+    missing = missing_layers(ATTACKS[name], LAYERS)
+    marks = [pytest.mark.skip(reason="needs " + "; ".join(missing))] if missing else []
     return pytest.param(name, marks=marks, id=name)
 
 
@@ -74,17 +87,69 @@ class Run:
         return _words(self.stdout + " " + " ".join(outputs))
 
 
+class _Service:
+    """Unix sockets a service outside listens on (one in the file system, one abstract);
+    it keeps what it hears, which must stay nothing."""
+
+    def __init__(self, path: Path) -> None:
+        self.path, self.name = path, f"teeko-service-{uuid.uuid4().hex[:12]}"
+        self.heard: list[bytes] = []
+        self._servers = []
+        for address in (str(path), "\0" + self.name):
+            server = socket.socket(socket.AF_UNIX)
+            server.bind(address)
+            server.listen()
+            self._servers.append(server)
+            threading.Thread(target=self._serve, args=(server,), daemon=True).start()
+
+    def _serve(self, server: socket.socket) -> None:
+        with contextlib.suppress(OSError):
+            while True:
+                connection, _ = server.accept()
+                with connection:
+                    self.heard.append(connection.recv(1024))
+
+    def close(self) -> None:
+        for server in self._servers:
+            server.close()
+
+
 class Arena:
-    """A scratch folder under /var/tmp where attacks are written, graded and inspected."""
+    """A scratch folder under /var/tmp where attacks are written, graded and inspected, with
+    the things an attacker would go for: a root-only file, another checkout of the kit's
+    solution, the grader's temporary folder and a listening service."""
 
     def __init__(self, base: Path) -> None:
         self.base = base
         self.rubric = base / "quick.toml"
         self.rubric.write_text(quick_rubric())
+        self.patient = base / "patient.toml"
+        self.patient.write_text(quick_rubric(call_seconds=10.0))
+        self.root_only = base / "root-only.txt"
+        self.root_only.write_text("ROOT_ONLY_SECRET = 'the grading key is 4242'\n")
+        self.root_only.chmod(0o600)
+        self.checkout = base / "other-checkout" / "solution" / "teeko" / "game.py"
+        self.checkout.parent.mkdir(parents=True)
+        shutil.copy(SOLUTIONS["teeko"], self.checkout)
+        self.tmpdir = base / "graders-tmp"
+        self.tmpdir.mkdir()
+        self.service = _Service(base / "service.sock")
         self.cache: dict[tuple[str, str], Run] = {}
+        self.before: dict[tuple[str, str], dict[str, str]] = {}
 
     def context(self, here: Path, out: Path, other: Path, marker: str) -> Context:
-        return Context(here=here, out=out, other=other, rubric=self.rubric, marker=marker)
+        return Context(
+            here=here,
+            out=out,
+            other=other,
+            rubric=self.rubric,
+            marker=marker,
+            root_only=self.root_only,
+            checkout=self.checkout,
+            tmpdir=self.tmpdir,
+            socket=self.service.path,
+            service=self.service.name,
+        )
 
     def check(self, name: str, sandbox: str = "") -> tuple[Run, Context]:
         """``autograder check`` on the attack as a student's file in a class folder."""
@@ -101,9 +166,12 @@ class Arena:
         path = here / ("student.py" if attack.suffix == ".py" else "hw8_student.zip")
         path.write_bytes(attack.content(ctx))
         args = ["check", str(path), "--assignment", "teeko", "--json", str(out / "results.json")]
+        args += ["--markdown", str(out / "report.md")]
         if attack.rubric != COURSE_RUBRIC:
-            args += ["--rubric", str(self.rubric)]
-        run = _autograder(args, sandbox)
+            rubric = self.patient if attack.rubric == PATIENT_RUBRIC else self.rubric
+            args += ["--rubric", str(rubric)]
+        self.before[key] = {p: Path(p).read_text() for p in attack.unchanged}
+        run = _autograder(args, sandbox, tmpdir=self.tmpdir)
         self.cache[key] = run
         return run, ctx
 
@@ -113,9 +181,14 @@ class Arena:
         return self.context(here, folder / "out", here / "classmate.py", marker)
 
 
-def _autograder(args: list[str], sandbox: str = "", timeout: float = 300) -> Run:
+def _autograder(
+    args: list[str], sandbox: str = "", timeout: float = 300, tmpdir: Path | None = None
+) -> Run:
     began = time.monotonic()
-    done = autograder_process(args, {"TEEKO_SANDBOX": sandbox} if sandbox else None, timeout)
+    env = {"TEEKO_SANDBOX": sandbox} if sandbox else {}
+    if tmpdir is not None:  # where the grader unpacks and stages submissions
+        env["TMPDIR"] = str(tmpdir)
+    done = autograder_process(args, env, timeout)
     seconds = time.monotonic() - began
     results, text = None, ""
     if "--json" in args:
@@ -141,9 +214,11 @@ def _scratch() -> Path:
 @pytest.fixture(scope="module")
 def arena() -> Any:
     base = _scratch()
+    arena = Arena(base)
     try:
-        yield Arena(base)
+        yield arena
     finally:
+        arena.service.close()
         shutil.rmtree(base, ignore_errors=True)
 
 
@@ -189,14 +264,18 @@ def test_an_attack_gets_its_grade_and_its_message(name: str, arena: Arena) -> No
 
 @pytest.mark.slow
 @pytest.mark.parametrize(
-    "name", [_param(n) for n in SOURCES if ATTACKS[n].absent or ATTACKS[n].secret]
+    "name",
+    [_param(n) for n in SOURCES if ATTACKS[n].absent or ATTACKS[n].secret or ATTACKS[n].unchanged],
 )
 def test_a_filesystem_attack_leaves_no_trace(name: str, arena: Arena) -> None:
-    """The files it wrote do not exist; what it read appears in no report or output."""
+    """The files it wrote do not exist and the host files it wrote to are unchanged; what it
+    read appears in no report or output."""
     attack = ATTACKS[name]
     run, ctx = arena.check(name)
     for template in attack.absent:
         assert not Path(ctx.fill(template)).exists(), ctx.fill(template)
+    for path, before in arena.before[(name, "")].items():
+        assert Path(path).read_text() == before, path
     assert sorted(p.name for p in ctx.here.iterdir()) == ["classmate.py", "student.py"]
     assert (ctx.here / "classmate.py").read_text() == CLASSMATE
     if attack.secret is not None:
@@ -206,7 +285,7 @@ def test_a_filesystem_attack_leaves_no_trace(name: str, arena: Arena) -> None:
 
 
 @pytest.mark.slow
-@needs_namespaces
+@needs_fence
 def test_a_fake_results_json_is_overwritten_and_cannot_be_replaced_later(arena: Arena) -> None:
     """The submission writes results.json at import and leaves a daemon to write it again
     after grading: the grader's own file stands, with the real score, seconds later."""
@@ -302,7 +381,7 @@ UNFENCED = [
 
 @pytest.mark.slow
 @pytest.mark.parametrize("name", UNFENCED)
-def test_without_namespaces_the_grader_still_works_and_warns(name: str, arena: Arena) -> None:
+def test_without_the_fence_the_grader_still_works_and_warns(name: str, arena: Arena) -> None:
     """TEEKO_SANDBOX=off (a student's laptop, macOS): the same grades, the processes still
     reaped, and the report's header says what is missing."""
     attack = ATTACKS[name]
@@ -310,16 +389,16 @@ def test_without_namespaces_the_grader_still_works_and_warns(name: str, arena: A
     assert run.returncode == 0, run.stderr
     assert run.results is not None
     assert _scores(run.results) == attack.scores, run.stdout
-    assert _words(ctx.fill(attack.message)) in run.seen
+    assert _words(ctx.fill(attack.unfenced or attack.message)) in run.seen
     header = run.results["output"]
-    assert "sandbox: warning: no namespaces" in header
+    assert "sandbox: warning: no filesystem fence" in header
     assert "sandbox: warning: runs as the grader's user" in header
     if attack.survivors:
         assert _survivors(ctx.fill(attack.survivors)) == []
 
 
 @pytest.mark.slow
-def test_without_namespaces_killing_the_parent_kills_only_the_reaper(arena: Arena) -> None:
+def test_without_the_fence_killing_the_parent_kills_only_the_reaper(arena: Arena) -> None:
     """Without a pid namespace the submission's parent is a reaper of its own, not the grader:
     killing it ends the submission's process (the kernel kills the runner with its parent), the
     grader goes on. Which move-phase call notices first depends on timing, so only the
@@ -333,20 +412,24 @@ def test_without_namespaces_killing_the_parent_kills_only_the_reaper(arena: Aren
 
 
 @pytest.mark.slow
-@needs_namespaces
+@needs_fence
 def test_the_report_header_names_the_active_layers(arena: Arena) -> None:
     run, _ = arena.check("honest")
     assert run.results is not None
     header = run.results["output"]
     assert "sandbox: own process group, killed whole" in header
-    assert "sandbox: private /tmp, read-only filesystem, solutions and other submissions" in header
-    assert "warning" not in header
+    assert "sandbox: fence: sees only Python, its standard library, the runner" in header
+    if LAYERS.root:
+        assert "sandbox: runs as an unprivileged user of its own, with no capability" in header
+    if LAYERS.cgroups and LAYERS.seccomp:
+        assert "warning" not in header
 
 
 @pytest.mark.slow
-@needs_namespaces
+@needs_fence
 def test_every_mount_but_the_private_tmp_is_read_only(arena: Arena, tmp_path: Path) -> None:
-    """Not only the mounts the corpus happens to try: every mount point the child sees."""
+    """Not only the mounts the corpus happens to try: every mount point the child sees. Its
+    private /tmp and /dev/shm (tmpfs, sized, its own) are the only places it can write."""
     probe = HONEST + (
         "\nimport os as _os\n_open = []\n"
         "for _line in open('/proc/self/mountinfo'):\n"
@@ -367,7 +450,7 @@ def test_every_mount_but_the_private_tmp_is_read_only(arena: Arena, tmp_path: Pa
         ["check", str(tmp_path / "game.py"), "--rubric", str(arena.rubric), "--json", str(out)]
     )
     assert run.returncode == 0, run.stderr
-    assert "printed: writable: ['/tmp']" in run.seen
+    assert "printed: writable: ['/dev/shm', '/tmp']" in run.seen
 
 
 # ---- the whole corpus as one batch ----------------------------------------------------------
@@ -396,23 +479,26 @@ def _rows(out: Path) -> dict[str, dict[str, str]]:
         return {row["student"]: row for row in csv.DictReader(handle)}
 
 
-def _grade(inputs: Path, out: Path, rubric: Path) -> Run:
+def _grade(inputs: Path, out: Path, rubric: Path, tmpdir: Path | None = None) -> Run:
     args = ["grade", str(inputs), "-a", "teeko", "--out", str(out), "--jobs", "2"]
-    return _autograder([*args, "--rubric", str(rubric)], timeout=1200)
+    return _autograder([*args, "--rubric", str(rubric)], timeout=1200, tmpdir=tmpdir)
 
 
 @pytest.mark.slow
-@needs_namespaces
+@needs_fence
 def test_the_whole_corpus_as_one_batch(arena: Arena) -> None:
     """Every attack gets its row and its reason; the good submissions get exactly the grades
     they get in a batch of their own; no process of the batch survives it."""
-    brake = available().process_limit
-    names = [n for n, a in ATTACKS.items() if not n.startswith("honest") and (brake or not a.brake)]
+    names = [
+        n
+        for n, a in ATTACKS.items()
+        if not n.startswith("honest") and not missing_layers(a, LAYERS)
+    ]
     folder, out = arena.base / "batch" / "class", arena.base / "batch" / "out"
     marker = f"teeko-attack-batch-{uuid.uuid4().hex[:8]}"
     ctx = arena.context(folder, out, folder / "classmate.py", marker)
     _write_class(folder, ctx, names)
-    run = _grade(folder, out, arena.rubric)
+    run = _grade(folder, out, arena.rubric, arena.tmpdir)
     assert run.returncode == 0, run.stderr
     rows = _rows(out)
     assert sorted(rows) == sorted([*GOOD, "classmate", *(_student(n) for n in names)])
@@ -435,7 +521,7 @@ def test_the_whole_corpus_as_one_batch(arena: Arena) -> None:
             assert message in row["reason"], (name, row["reason"])
         else:
             assert row["status"] == "graded", (name, row)
-            if not attack.message.startswith("won "):  # else the attack changed nothing
+            if not attack.message.startswith("won ") and attack.rubric != PATIENT_RUBRIC:
                 assert message in _words(feedback), (name, row["reason"])
         if attack.total == 0 and attack.scores is not None:
             assert row["reason"], f"{name}: a zero needs its reason in grades.csv"
@@ -447,3 +533,162 @@ def test_the_whole_corpus_as_one_batch(arena: Arena) -> None:
     )
     assert CLASSMATE.strip() not in everything
     assert not any(line in everything for line in _secret_lines(arena.rubric))
+
+
+# ---- what the fence lets it see, reach and print ---------------------------------------------
+
+_LOOKS_AROUND = """
+import os as _os
+_allowed = $allowed
+_outside, _names = [], []
+
+
+def _inside(path):
+    return any(path == a or path.startswith(a.rstrip("/") + "/") for a in _allowed)
+
+
+def _above(path):
+    return any(a.startswith(path.rstrip("/") + "/") for a in _allowed)
+
+
+for _root, _dirs, _files in _os.walk("/"):
+    _names += [n for n in _dirs + _files if "teeko" in n or "autograder" in n or "rubric" in n]
+    if _root in ("/proc", "/sys", "/dev"):
+        _dirs[:] = []
+        continue
+    for _name in _dirs + _files:
+        _path = _os.path.join(_root, _name)
+        if not (_inside(_path) or _above(_path)):
+            _outside.append(_path)
+    _paths = [_os.path.join(_root, d) for d in _dirs]
+    _dirs[:] = [_os.path.basename(p) for p in _paths if _above(p) or _inside(p)]
+print("outside the allowlist:", sorted(_outside)[:10], "kit names:", sorted(_names)[:10])
+"""
+
+
+@pytest.mark.slow
+@needs_fence
+def test_the_submission_sees_only_the_allowlist(arena: Arena, tmp_path: Path) -> None:
+    """Every path it can find is on the fence's allowlist (the interpreter, its library and
+    the folders of the libraries it loads, the runner, its own files, /tmp, /dev, /proc), and
+    nothing anywhere it can see is named after the kit, its rubrics or this test."""
+    where = fence.layout(PACKAGES)
+    allowed = [*where.read_only, *(link for _, link in where.symlinks)]
+    allowed += ["/sandbox", "/tmp", "/dev", "/proc"]
+    source = HONEST + _LOOKS_AROUND.replace("$allowed", repr(allowed))
+    (tmp_path / "game.py").write_text(source)
+    out = arena.base / "looks-around.json"
+    run = _autograder(["check", str(tmp_path / "game.py"), "--json", str(out)])
+    assert run.returncode == 0, run.stderr
+    assert "printed: outside the allowlist: [] kit names: []" in run.seen, run.stdout
+
+
+@pytest.mark.slow
+@needs_fence
+def test_no_service_outside_hears_from_the_submission(arena: Arena) -> None:
+    run, _ = arena.check("connects-to-a-unix-socket")
+    assert run.returncode == 0
+    assert arena.service.heard == []
+
+
+@pytest.mark.slow
+def test_terminal_escapes_reach_no_report_raw(arena: Arena) -> None:
+    run, ctx = arena.check("prints-terminal-escapes")
+    markdown = (ctx.out / "report.md").read_text()
+    for text in (run.stdout, run.results_text, markdown):
+        assert "\x1b" not in text and "\u202e" not in text and "\x07" not in text
+    assert "\\x1b[2J" in markdown and "\\u202eevil" in markdown
+
+
+def _outside_code_blocks(markdown: str) -> list[str]:
+    """The lines of ``markdown`` a renderer would treat as markup (not inside a fence)."""
+    lines, fence_open = [], ""
+    for line in markdown.splitlines():
+        ticks = len(line) - len(line.lstrip("`"))
+        if not fence_open and ticks >= 3:
+            fence_open = "`" * ticks
+        elif fence_open and line.strip() == fence_open:
+            fence_open = ""
+        elif not fence_open:
+            lines.append(line)
+    return lines
+
+
+@pytest.mark.slow
+def test_printed_markdown_stays_inside_its_code_block(arena: Arena) -> None:
+    _, ctx = arena.check("breaks-out-of-markdown")
+    markdown = (ctx.out / "report.md").read_text()
+    assert "# Score: 100/100" in markdown
+    markup = "\n".join(_outside_code_blocks(markdown))
+    assert "Score: 100/100" not in markup and "<img" not in markup
+    assert "**Score: 90/100**" in markup  # the grader's own score line is still markup
+
+
+@pytest.mark.slow
+def test_a_flood_of_huge_texts_makes_small_reports(arena: Arena) -> None:
+    """400 KB class names, exception messages and prints in every call: each report of the
+    student stays under 100 KB."""
+    run, ctx = arena.check("floods-every-report-field")
+    assert run.returncode == 0
+    for text in (run.stdout, run.results_text, (ctx.out / "report.md").read_text()):
+        assert len(text.encode()) < 100_000, len(text.encode())
+
+
+_STEADY = """
+def _steady_work():  # the same amount of work for every move, whatever the clock says
+    total = 0
+    for step in range(4_000_000):
+        total += step
+    return total
+
+
+_honest_steady = TeekoPlayer.make_move
+
+
+def _steady_make_move(self, state):
+    _steady_work()
+    return _honest_steady(self, state)
+
+
+TeekoPlayer.make_move = _steady_make_move
+"""
+
+
+def _slowest(out: Path, student: str) -> float:
+    record = json.loads((out / "students" / student / "record.json").read_text())
+    return float(record["slowest_seconds"])
+
+
+@pytest.mark.slow
+@needs_cgroups
+def test_a_cpu_thief_does_not_slow_the_student_graded_beside_it(arena: Arena) -> None:
+    """``--jobs 2``: the neighbour's slowest move, graded beside a submission that leaves busy
+    processes in sessions of their own, is its slowest move graded alone, within 10%."""
+    ctx = arena.context(arena.base, arena.base, arena.base / "x.py", "teeko-attack-thief")
+    thief = ctx.fill(ATTACKS["steals-cpu-with-busy-processes"].payload) + _STEADY
+    for label, students in (
+        ("alone", {"neighbour": HONEST + _STEADY}),
+        ("beside", {"neighbour": HONEST + _STEADY, "thief": thief}),
+    ):
+        folder = arena.base / "thief" / label
+        folder.mkdir(parents=True)
+        for student, source in students.items():
+            (folder / f"{student}.py").write_text(source)
+        run = _grade(folder, arena.base / "thief" / f"{label}-out", arena.rubric)
+        assert run.returncode == 0, run.stderr
+    alone = _slowest(arena.base / "thief" / "alone-out", "neighbour")
+    beside = _slowest(arena.base / "thief" / "beside-out", "neighbour")
+    assert beside <= alone * 1.10, f"alone {alone:.3f} s, beside the thief {beside:.3f} s"
+    assert _survivors("teeko-attack-thief") == []
+
+
+def test_a_folder_with_a_huge_helper_is_refused_in_one_line(tmp_path: Path) -> None:
+    folder = tmp_path / "student"
+    folder.mkdir()
+    (folder / "game.py").write_text(HONEST)
+    with (folder / "helper.py").open("wb") as handle:
+        handle.truncate(100 << 20)  # sparse
+    run = _autograder(["check", str(folder), "--assignment", "teeko"])
+    assert run.returncode == 2
+    assert run.stderr.strip().count("\n") == 0, run.stderr
+    assert "holds more than 50 MB ('student/helper.py' is 100 MB)" in run.stderr

@@ -54,3 +54,32 @@ def test_a_huge_int_is_clamped_with_its_sign():
 def test_the_runner_json_is_json():
     message = {"ok": True, "id": 7, "notes": ['a "quote"', "\u00e9\n"], "x": None, "n": [1, 2]}
     assert json.loads(_to_json(message)) == message
+
+
+def test_a_namedtuple_move_keeps_its_values_and_its_name():
+    from collections import namedtuple
+
+    from autograder.rules import format_problem, parse_position, read_student_move
+
+    square = namedtuple("Square", "row col")
+    shown = decode(encode([square(2, 2)]))
+    assert type(shown) is list and shown == [(2, 2)]
+    assert repr(shown) == "[Square(2, 2)]"
+    pos = parse_position("......................... b", "teeko")
+    assert read_student_move(shown, pos).student() == [(2, 2)]
+    assert format_problem(shown, pos) == (
+        "each square should be a tuple (row, col), got Square(2, 2) (a tests.test_child.Square)"
+    )
+
+
+def test_a_list_subclass_is_read_through_the_base_type():
+    class Liar(list):
+        def __len__(self):
+            return 2
+
+        def __getitem__(self, index):
+            return (0, 0)
+
+    description = encode(Liar([(1, 2)]))
+    assert description["list"] == [{"tuple": [{"int": 1}, {"int": 2}], "size": 2}]
+    assert description["size"] == 1 and description["type"].endswith("Liar")

@@ -1,10 +1,15 @@
-"""The bundled example class: its zips are what make_examples.py writes, byte for byte."""
+"""The bundled example class: its zips are what make_examples.py writes, byte for byte, and
+its grades are the ones on record."""
 
 from __future__ import annotations
 
+import csv
 import subprocess
 import sys
 
+import pytest
+
+from autograder.scoring import CRITERIA
 from tests.conftest import ROOT
 
 
@@ -17,3 +22,25 @@ def test_the_example_zips_are_current():
         cwd=ROOT,
     )
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+@pytest.mark.slow
+def test_the_example_class_keeps_its_grades(run_cli, tmp_path):
+    """The README's command on the bundled class: every student's points per criterion are the
+    ones in tests/data/example_grades.csv. A change to the kit that moves one is a change of
+    grades, and must be deliberate."""
+    done = run_cli(
+        "grade",
+        str(ROOT / "examples" / "submissions"),
+        "--assignment",
+        "teeko2",
+        "--out",
+        str(tmp_path / "grades"),
+    )
+    assert done.returncode == 0, done.stderr
+    columns = ("student", "score", *CRITERIA)
+    with (tmp_path / "grades" / "grades.csv").open() as handle:
+        graded = [tuple(row[c] for c in columns) for row in csv.DictReader(handle)]
+    with (ROOT / "tests" / "data" / "example_grades.csv").open() as handle:
+        expected = [tuple(row[c] for c in columns) for row in csv.DictReader(handle)]
+    assert graded == expected

@@ -5,14 +5,17 @@ from __future__ import annotations
 import os
 import signal
 import subprocess
+import textwrap
 import time
 from pathlib import Path
 
+import pytest
+
 from autograder.host import Limits, PlayerProcess, Status
-from autograder.sandbox import Protections
+from autograder.sandbox import INSTALL_BWRAP, Protections, available
 
 FAST = Limits(call_seconds=2.0, import_seconds=2.0)
-BARE = Protections(resource_limits=True, other_user=False, namespaces=False)  # no probing
+BARE = Protections(resource_limits=True)  # no probing
 
 
 def _stand_in(fp, returncode: int, stderr: bytes = b"") -> None:  # type: ignore[no-untyped-def]
@@ -66,15 +69,19 @@ def test_a_timeout_stops_the_child_in_time(tmp_path):
 
 
 def test_nothing_the_child_started_outlives_it(tmp_path):
-    marker = f"{time.time() % 1000:.6f}"  # a sleep nobody else runs: sleep 123.456789
-    source = f"import subprocess\nsubprocess.Popen(['sleep', '{marker}'], start_new_session=True)\n"
+    marker = f"{time.time() % 1000:.6f}"  # a sleep nobody else runs: sleep(123.456789)
+    source = (
+        "import subprocess, sys\n"
+        f"subprocess.Popen([sys.executable, '-c', 'import time; time.sleep({marker})'],"
+        " start_new_session=True)\n"
+    )
     with _real(tmp_path, source) as proc:
         assert proc.start().ok
-        assert _running(f"sleep {marker}"), "the helper process never started"
+        assert _running(f"sleep.{marker}"), "the helper process never started"
     deadline = time.monotonic() + 5
-    while _running(f"sleep {marker}") and time.monotonic() < deadline:
+    while _running(f"sleep.{marker}") and time.monotonic() < deadline:
         time.sleep(0.05)
-    assert not _running(f"sleep {marker}"), "a process the submission started outlived it"
+    assert not _running(f"sleep.{marker}"), "a process the submission started outlived it"
 
 
 def test_printed_text_is_kept_per_call_and_capped(tmp_path):
@@ -101,17 +108,24 @@ def test_garbage_written_into_the_channel_is_a_bad_reply(tmp_path):
     assert "the submission wrote into the grader's private pipe" in reply.detail
 
 
-def test_exit_inside_a_call_is_an_error_and_the_process_lives_on(tmp_path):
-    source = (
-        "class TeekoPlayer:\n"
-        "    board = [[' '] * 5 for _ in range(5)]\n"
-        "    def make_move(self, state):\n"
-        "        exit()\n"
+def _player(make_move: str, prelude: str = "") -> str:
+    """A game.py whose TeekoPlayer.make_move runs ``make_move``."""
+    body = textwrap.indent(textwrap.dedent(make_move), " " * 8)
+    return (
+        f"{prelude}\nclass TeekoPlayer:\n    board = [[' '] * 5 for _ in range(5)]\n\n"
+        f"    def make_move(self, state):\n{body}\n"
     )
-    with _real(tmp_path, source) as proc:
-        assert proc.start().ok
-        assert proc.request({"op": "new", "cls": "TeekoPlayer", "piece": "b"}, 2, "init").ok
-        reply = proc.request({"op": "move"}, 2, "make_move")
+
+
+def _constructed(proc: PlayerProcess) -> PlayerProcess:
+    assert proc.start().ok
+    assert proc.request({"op": "new", "cls": "TeekoPlayer", "piece": "b"}, 2, "init").ok
+    return proc
+
+
+def test_exit_inside_a_call_is_an_error_and_the_process_lives_on(tmp_path):
+    with _real(tmp_path, _player("exit()")) as proc:
+        reply = _constructed(proc).request({"op": "move"}, 2, "make_move")
         again = proc.request({"op": "move"}, 2, "make_move")
     assert reply.status is Status.ERROR
     assert reply.detail.startswith("make_move tried to end the program: SystemExit")
@@ -127,3 +141,74 @@ def test_the_child_random_module_is_seeded_by_the_grader(tmp_path):
 
     assert first_number(7) == first_number(7)
     assert first_number(7) != first_number(8)
+
+
+LAYERS = available()
+needs_cgroups = pytest.mark.skipif(LAYERS.cgroups is None, reason="needs cgroups (root)")
+needs_fence = pytest.mark.skipif(not LAYERS.fence, reason=f"needs the fence: {INSTALL_BWRAP}")
+
+_TICKER = """
+import threading, time
+ticks = 0
+
+
+def tick():
+    global ticks
+    while True:
+        ticks += 1
+        time.sleep(0.005)
+
+
+threading.Thread(target=tick, daemon=True).start()
+
+
+class TeekoPlayer:
+    board = [[' '] * 5 for _ in range(5)]
+    seen = 0
+
+    def make_move(self, state):
+        print(ticks - TeekoPlayer.seen)
+        TeekoPlayer.seen = ticks
+        return [(0, 0)]
+"""
+
+
+@needs_cgroups
+def test_nothing_of_the_submission_runs_between_calls(tmp_path):
+    """A thread ticking every 5 ms ticks while make_move runs, never during the 0.5 s the
+    grader takes between two calls: the process is frozen then."""
+    with _real(tmp_path, _TICKER) as proc:
+        assert _constructed(proc).request({"op": "move"}, 2, "make_move").ok
+        time.sleep(0.5)
+        reply = proc.request({"op": "move"}, 2, "make_move")
+    assert reply.ok
+    assert int(reply.printed) < 5, f"{reply.printed.strip()} ticks between two calls"
+    assert reply.cpu_seconds is not None and reply.cpu_seconds < 0.1
+
+
+@needs_cgroups
+def test_each_call_reports_the_cpu_time_of_all_its_processes(tmp_path):
+    source = _player(
+        """
+        if os.fork() == 0:
+            began = time.process_time()
+            while time.process_time() - began < 0.3:
+                pass
+            os._exit(0)
+        os.wait()
+        return [(0, 0)]
+        """,
+        prelude="import os, time",
+    )
+    with _real(tmp_path, source) as proc:
+        reply = _constructed(proc).request({"op": "move"}, 5, "make_move")
+    assert reply.ok and reply.cpu_seconds is not None
+    assert 0.25 < reply.cpu_seconds < reply.seconds + 0.05
+
+
+@needs_fence
+def test_a_package_the_rubric_does_not_allow_cannot_be_imported_fenced(tmp_path):
+    source = "import numpy\nimport rich\n"
+    with _real(tmp_path, source, Limits(packages=("numpy",))) as proc:
+        reply = proc.start()
+    assert "No module named 'rich'" in reply.data.get("error", "")

@@ -100,8 +100,82 @@ def test_a_folder_with_game_py_one_level_down_is_found(tmp_path):
     (tmp_path / "sub" / "hw8").mkdir(parents=True)
     (tmp_path / "sub" / "hw8" / "game.py").write_text(GAME)
     submission = _open(tmp_path / "sub", tmp_path)
-    assert submission.source_dir == tmp_path / "sub" / "hw8"
+    assert submission.source_dir == tmp_path / "work" / "submission" / "hw8"
+    assert (submission.source_dir / "game.py").read_text() == GAME
     assert submission.packaging is None
+
+
+def _files(folder: Path) -> list[str]:
+    return sorted(str(p.relative_to(folder)) for p in folder.rglob("*") if p.is_file())
+
+
+def test_a_folder_is_graded_from_a_private_copy_without_junk(tmp_path):
+    folder = tmp_path / "student"
+    (folder / ".git").mkdir(parents=True)
+    (folder / "__pycache__").mkdir()
+    (folder / "lib").mkdir()
+    for name in ("game.py", "lib/tables.py", "weights.txt", ".DS_Store", ".git/HEAD"):
+        (folder / name).write_text(GAME)
+    (folder / "__pycache__" / "game.cpython-311.pyc").write_bytes(b"\0")
+    submission = _open(folder, tmp_path)
+    assert _files(submission.source_dir) == ["game.py", "lib/tables.py", "weights.txt"]
+    (submission.source_dir / "game.py").write_text("changed")
+    assert (folder / "game.py").read_text() == GAME, "the student's own file is never touched"
+
+
+def test_a_lone_file_brings_only_the_modules_it_imports(tmp_path):
+    """A TA checking one student's file in a folder of classmates' files: only that file and
+    the modules beside it that it imports (at any depth) go into the sandbox."""
+    (tmp_path / "game.py").write_text("import helper\nfrom search import minimax\n" + GAME)
+    (tmp_path / "helper.py").write_text("from . import tables\n")
+    (tmp_path / "tables.py").write_text("TABLE = 1\n")
+    (tmp_path / "search").mkdir()
+    (tmp_path / "search" / "__init__.py").write_text("def minimax(): pass\n")
+    (tmp_path / "classmate.py").write_text("SECRET = 1\n")
+    (tmp_path / "notes.txt").write_text("private\n")
+    submission = _open(tmp_path / "game.py", tmp_path)
+    assert _files(submission.source_dir) == [
+        "game.py",
+        "helper.py",
+        "search/__init__.py",
+        "tables.py",
+    ]
+
+
+def test_a_folder_with_a_huge_helper_is_refused_naming_it(tmp_path):
+    folder = tmp_path / "student"
+    folder.mkdir()
+    (folder / "game.py").write_text(GAME)
+    with (folder / "helper.py").open("wb") as handle:
+        handle.truncate(100 << 20)  # sparse: 100 MB that take no disk
+    with pytest.raises(
+        GraderError, match=r"holds more than 50 MB \('student/helper.py' is 100 MB\)"
+    ):
+        _open(folder, tmp_path)
+
+
+def test_a_symlink_in_a_folder_is_refused_not_followed(tmp_path):
+    folder = tmp_path / "student"
+    folder.mkdir()
+    (folder / "game.py").write_text(GAME)
+    (folder / "data.txt").symlink_to("/etc/hostname")
+    with pytest.raises(GraderError, match="holds the symbolic link 'student/data.txt'"):
+        _open(folder, tmp_path)
+
+
+@pytest.mark.parametrize(
+    ("entries", "message"),
+    [
+        ({"game.py": GAME, "x" * 300 + ".py": "x"}, "a name too long to unpack"),
+        ({"game.py": GAME, "a/" * 600 + "b.py": "x"}, "a name too long to unpack"),
+        ({"game.py": GAME, "helper": "x", "helper/util.py": "x"}, "both as a file and as a folder"),
+        ({"helper/util.py": "x", "helper": "x", "game.py": GAME}, "both as a file and as a folder"),
+    ],
+    ids=["long name", "long path", "file then folder", "folder then file"],
+)
+def test_names_no_file_system_takes_are_refused(tmp_path, entries, message):
+    with pytest.raises(GraderError, match=message):
+        _open(_zip(tmp_path / "hw8_x.zip", entries), tmp_path)
 
 
 def test_a_python_file_with_another_name_is_graded_as_game_py(tmp_path):

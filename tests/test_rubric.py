@@ -36,6 +36,15 @@ def _write(tmp_path: Path, text: str) -> Path:
     return path
 
 
+def test_the_sandbox_limits_have_defaults_a_course_may_change(tmp_path):
+    assert load_rubric().limits.packages == ("numpy", "scipy")
+    text = DEFAULT_TEXT.replace(
+        "output_chars = 4096", "output_chars = 4096\nprocesses = 16\npackages = []"
+    )
+    limits = load_rubric(_write(tmp_path, text)).limits
+    assert (limits.processes, limits.packages, limits.open_files) == (16, (), 256)
+
+
 def test_a_course_can_change_any_number(tmp_path):
     text = DEFAULT_TEXT.replace("games = 3", "games = 5").replace("penalty = 10", "penalty = 5")
     rubric = load_rubric(_write(tmp_path, text))
@@ -56,6 +65,11 @@ def test_a_course_can_change_any_number(tmp_path):
         ("{ wins = 1, points = 15 }", "{ wins = 1 }", r"wins.tiers\[1\] should be"),
         ("pattern = 'hw8_", "pattern = '(hw8_", r"packaging.pattern is not a regular expression"),
         ("[play]", "[play", r"is not valid TOML"),
+        (
+            "output_chars = 4096",
+            'output_chars = 4096\npackages = ["numpy", "os; rm -rf"]',
+            r"limits.packages holds 'os; rm -rf'; list importable names",
+        ),
     ],
     ids=[
         "typo key",
@@ -67,6 +81,7 @@ def test_a_course_can_change_any_number(tmp_path):
         "tier",
         "regex",
         "toml",
+        "package",
     ],
 )
 def test_a_broken_rubric_is_refused_in_one_sentence(tmp_path, old, new, message):

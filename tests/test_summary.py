@@ -143,7 +143,7 @@ def test_key_figures_of_a_class(tmp_path):
     ]
     assert "| frank | 10.20 s | 0/25 (> 10 s) |" in lines
     abnormal = md.split("## Did not grade normally", 1)[1]
-    assert "| \\<script\\>alert(1)\\</script\\> | graded | make\\_move raised" in abnormal
+    assert "| \\<script\\>alert(1)\\</script\\> | graded | make_move raised" in abnormal
     assert "| dave | error | dave.zip holds no game.py (it holds notes.txt) |" in abnormal
     assert "| bob |" not in abnormal
 
