@@ -7,67 +7,66 @@ import argparse
 import os
 import sys
 import tempfile
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-from autograder.batch import BatchResult, grade_batch, write_grades_csv
-from autograder.canvas import collect, write_canvas_import
-from autograder.errors import GraderError
-from autograder.extras import run_extras
-from autograder.gradescope import add_gradescope_command
-from autograder.intake import infer_variant, open_submission
+from autograder.classroom.batch import BatchResult, grade_batch, write_grades_csv
+from autograder.classroom.canvas import write_canvas_import
+from autograder.classroom.collect import collect
+from autograder.classroom.gradescope import add_gradescope_command
+from autograder.classroom.intake import choose_assignment, open_submission
+from autograder.classroom.records import Entry, Record
+from autograder.classroom.submission import grade_submission
+from autograder.classroom.summary import write_summary
+from autograder.errors import GraderError, run_command
+from autograder.files import write_atomic
+from autograder.games import ASSIGNMENTS, PACKS, find_assignment
+from autograder.games.pack import Assignment
+from autograder.grading.report import markdown, results_json_text, terminal
+from autograder.grading.rubric import ExtraOptions, Rubric, load_rubric
 from autograder.oracle.commands import add_oracle_commands
-from autograder.records import Entry, Record, write_atomic
-from autograder.referee import default_spawner, run_session
-from autograder.report import markdown, results_json_text, terminal
-from autograder.rubric import ExtraOptions, Rubric, load_rubric
-from autograder.scoring import score
-from autograder.summary import write_summary
-from autograder.variants import UnknownVariantError, Variant, find_variant
 
 __all__ = ["main", "build_parser"]
 
 DEFAULT_SEED = 0
 SEED_HELP = "seed for probes and the random opponent; same seed and submission, same grade"
-ASSIGNMENT_HELP = "teeko, teeko2 or teeko2-diamond (default: inferred from the player class)"
+ASSIGNMENT_HELP = f"{', '.join(ASSIGNMENTS)} (default: inferred from the player class)"
 RUBRIC_HELP = "rubric TOML file (default: the course's published rubric)"
 
 
+def _main_file(name: str | None) -> str:
+    """The file a submission must hold: the named assignment's, or every game's when they agree."""
+    if name:
+        return _assignment(name).main_file
+    mains = {pack.files[0] for pack in PACKS.values()}
+    if len(mains) > 1:
+        raise GraderError("the games differ in what a submission holds: pass --assignment")
+    return mains.pop()
+
+
 def _check(args: argparse.Namespace) -> int:
-    rubric = load_rubric(args.rubric)
     with tempfile.TemporaryDirectory(prefix="teeko-check-") as work:
-        submission = open_submission(Path(args.submission), Path(work), rubric.packaging_pattern)
-        notes: tuple[str, ...] = ()
-        if args.assignment:
-            variant = _variant(args.assignment)
-        else:
-            variant, how = infer_variant(submission.source_dir)
-            notes = (how,)
+        main = _main_file(args.assignment)
+        submission = open_submission(Path(args.submission), Path(work), main)
+        assignment, how = choose_assignment(args.assignment, submission, main)
+        notes = (how,) if how else ()
+        rubric = load_rubric(args.rubric, assignment.pack)
         print(
-            f"grading {submission.label} as {variant.name}, seed {args.seed} ...", file=sys.stderr
+            f"grading {submission.label} as {assignment.name}, seed {args.seed} ...",
+            file=sys.stderr,
         )
-        session = run_session(
-            submission.source_dir,
-            variant,
-            rubric,
-            args.seed,
-            label=submission.label,
+        graded = grade_submission(
+            submission, assignment, rubric, args.seed, extras=_extra_options(rubric.extras, args)
         )
-        extras = None
-        options = _extra_options(rubric.extras, args)
-        if options.any and session.load_error is None:
-            spawn = default_spawner(submission.source_dir, rubric)
-            extras = run_extras(spawn, variant, rubric, args.seed, session.probes, options)
-    grade = score(session, submission.packaging)
-    terminal(grade, notes, extras=extras)
+    terminal(graded.grade, notes, extras=graded.extras)
     if args.json:
-        _write(Path(args.json), results_json_text(grade, notes, extras))
+        _write(Path(args.json), results_json_text(graded.grade, notes, graded.extras))
     if args.markdown:
-        _write(Path(args.markdown), markdown(grade, notes, extras))
+        _write(Path(args.markdown), markdown(graded.grade, notes, graded.extras))
     return 0
 
 
@@ -83,8 +82,8 @@ def _extra_options(options: ExtraOptions, args: argparse.Namespace) -> ExtraOpti
 
 
 def _grade(args: argparse.Namespace) -> int:
-    rubric = load_rubric(args.rubric)
-    variant = _variant(args.assignment)
+    assignment = _assignment(args.assignment)
+    rubric = load_rubric(args.rubric, assignment.pack)
     out = Path(args.out)
     cores = os.cpu_count() or 1
     jobs = args.jobs if args.jobs is not None else cores
@@ -107,10 +106,10 @@ def _grade(args: argparse.Namespace) -> int:
             raise GraderError("no submissions found in " + ", ".join(args.inputs))
         _say(
             err,
-            f"grading {len(collection.entries)} students as {variant.name}, seed {args.seed}, "
+            f"grading {len(collection.entries)} students as {assignment.name}, seed {args.seed}, "
             f"{jobs} at a time, rubric {rubric.source}, into {out}",
         )
-        result = _run_batch(collection.entries, variant, rubric, out, args, jobs, err)
+        result = _run_batch(collection.entries, assignment, rubric, out, args, jobs, err)
     write_grades_csv(result.records, out / "grades.csv")
     written = [out / "grades.csv", *write_summary(result.records, out, rubric.title, rubric=rubric)]
     if args.roster:
@@ -141,7 +140,7 @@ def _say(err: Console, text: str) -> None:
 
 def _run_batch(
     entries: Sequence[Entry],
-    variant: Variant,
+    assignment: Assignment,
     rubric: Rubric,
     out: Path,
     args: argparse.Namespace,
@@ -168,7 +167,7 @@ def _run_batch(
 
         result = grade_batch(
             entries,
-            variant,
+            assignment,
             rubric,
             out,
             seed=args.seed,
@@ -186,10 +185,10 @@ def _run_batch(
     return result
 
 
-def _variant(name: str) -> Variant:
+def _assignment(name: str) -> Assignment:
     try:
-        return find_variant(name)
-    except UnknownVariantError as err:
+        return find_assignment(name)
+    except KeyError as err:
         raise GraderError(f"--assignment: {err}") from None
 
 
@@ -245,17 +244,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    run: Callable[[argparse.Namespace], int] = args.run
-    try:
-        return run(args)
-    except GraderError as err:
-        print(f"autograder: {err}", file=sys.stderr)
-        return 2
-    except KeyboardInterrupt:
-        print("autograder: interrupted", file=sys.stderr)
-        return 130
+    return run_command(build_parser(), argv)
 
 
 if __name__ == "__main__":

@@ -1,7 +1,28 @@
-"""The one exception for "the grader cannot do its job": caught once, at the command line."""
+"""The one exception for "the grader cannot do its job", and the one place it is caught."""
 
-__all__ = ["GraderError"]
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable, Sequence
+
+__all__ = ["GraderError", "run_command"]
 
 
 class GraderError(Exception):
     """A bad argument, an unreadable input or a broken rubric; the message is one sentence."""
+
+
+def run_command(parser: argparse.ArgumentParser, argv: Sequence[str] | None = None) -> int:
+    """Parse ``argv`` and run the chosen command (its ``run`` default): a :class:`GraderError`
+    becomes one line on stderr and exit status 2, Ctrl-C exit status 130."""
+    args = parser.parse_args(argv)
+    run: Callable[[argparse.Namespace], int] = args.run
+    try:
+        return run(args)
+    except GraderError as err:
+        print(f"autograder: {err}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("autograder: interrupted", file=sys.stderr)
+        return 130

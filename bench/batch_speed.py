@@ -15,10 +15,10 @@ import tempfile
 import time
 from pathlib import Path
 
-from autograder.batch import grade_batch
-from autograder.records import Entry
-from autograder.rubric import load_rubric
-from autograder.variants import find_variant
+from autograder.classroom.batch import grade_batch
+from autograder.classroom.records import Entry
+from autograder.games import find_assignment
+from autograder.grading.rubric import load_rubric
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -30,7 +30,8 @@ def main() -> None:
     args = parser.parse_args()
     source = (ROOT / "solution" / "teeko2" / "game.py").read_text()
     source = re.sub(r"^TIME_BUDGET = .*$", f"TIME_BUDGET = {args.budget}", source, flags=re.M)
-    variant, rubric = find_variant("teeko2"), load_rubric()
+    assignment = find_assignment("teeko2")
+    rubric = load_rubric(None, assignment.pack)
     with tempfile.TemporaryDirectory() as folder:
         entries = []
         for index in range(args.students):
@@ -42,7 +43,7 @@ def main() -> None:
         for jobs in (1, 2):
             began = time.perf_counter()
             result = grade_batch(
-                entries, variant, rubric, Path(folder) / f"out{jobs}", seed=0, jobs=jobs
+                entries, assignment, rubric, Path(folder) / f"out{jobs}", seed=0, jobs=jobs
             )
             walls[jobs] = time.perf_counter() - began
             overheads = [r.seconds - r.thinking_seconds for r in result.records]

@@ -28,7 +28,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from autograder.sandbox import available  # noqa: E402
+from autograder.play.sandbox import available  # noqa: E402
 from tests.conftest import STARTERS  # noqa: E402
 from tests.corpus import ATTACKS, HONEST, Context, missing_layers, quick_rubric  # noqa: E402
 

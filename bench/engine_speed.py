@@ -26,7 +26,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from autograder.rules import (  # noqa: E402
+from autograder.games.teeko.rules import (  # noqa: E402
     format_problem,
     legal_moves,
     outcome,
@@ -34,7 +34,7 @@ from autograder.rules import (  # noqa: E402
     read_student_move,
     start,
 )
-from autograder.variants import VARIANTS, Variant, find_variant  # noqa: E402
+from autograder.games.teeko.variants import VARIANTS, Variant, find_variant  # noqa: E402
 
 PLY_CAP = 200
 TARGET = 20_000

@@ -19,8 +19,10 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
-from autograder.host import Limits, PlayerProcess
-from autograder.sandbox import Protections, available
+from autograder.games import PACKS
+from autograder.play.host import PlayerProcess
+from autograder.play.launch import Launch, Limits
+from autograder.play.sandbox import Protections, available
 
 INSTANT = """
 class TeekoPlayer:
@@ -33,15 +35,16 @@ class TeekoPlayer:
 
 
 def _measure(folder: Path, layers: Protections, starts: int, calls: int) -> str:
+    launch = Launch(folder, PACKS["teeko"].driver, "game.py", 0, Limits(), layers)
     began_all = []
     for _ in range(starts):
         began = time.perf_counter()
-        with PlayerProcess(folder, seed=0, limits=Limits(), protections=layers) as proc:
+        with PlayerProcess(launch) as proc:
             assert proc.start().ok
             began_all.append(time.perf_counter() - began)
-    with PlayerProcess(folder, seed=0, limits=Limits(), protections=layers) as proc:
+    with PlayerProcess(launch) as proc:
         assert proc.start().ok
-        proc.request({"op": "new", "cls": "TeekoPlayer", "piece": "b"}, 5, "init")
+        proc.request({"op": "new", "cls": "TeekoPlayer", "side": "b"}, 5, "init")
         trips = []
         for _ in range(calls):
             reply = proc.request({"op": "move"}, 5, "make_move")

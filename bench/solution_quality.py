@@ -29,10 +29,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from solution_strength import load_solution  # noqa: E402
 
-from autograder.oracle import Oracle, load  # noqa: E402
-from autograder.oracle.codes import DRAW  # noqa: E402
-from autograder.referee import probe_positions  # noqa: E402
-from autograder.rules import (  # noqa: E402
+from autograder.games.teeko.probes import probe_positions  # noqa: E402
+from autograder.games.teeko.rules import (  # noqa: E402
     Position,
     is_drop_phase,
     legal_moves,
@@ -44,7 +42,9 @@ from autograder.rules import (  # noqa: E402
     start,
     to_board,
 )
-from autograder.variants import find_variant  # noqa: E402
+from autograder.games.teeko.variants import find_variant  # noqa: E402
+from autograder.oracle import Oracle, load  # noqa: E402
+from autograder.oracle.codes import DRAW  # noqa: E402
 
 _STATE: dict[str, object] = {}
 
@@ -95,7 +95,8 @@ def main(argv: list[str] | None = None) -> int:
     else:
         half = args.positions // 2
         variant = find_variant(args.variant)
-        positions = probe_positions(variant, args.seed, half, args.positions - half)
+        counts = {"drop": half, "move": args.positions - half}
+        positions = probe_positions(variant, args.seed, counts)
         drawn = f"seed {args.seed}"
     tasks = [(args.variant, position_text(pos), budget) for pos in positions]
     print(

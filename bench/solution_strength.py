@@ -30,9 +30,9 @@ from types import ModuleType
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from autograder.opponents import minimax_opponent  # noqa: E402
-from autograder.referee import Opponent, random_opponent  # noqa: E402
-from autograder.rules import (  # noqa: E402
+from autograder.games.pack import Opponent  # noqa: E402
+from autograder.games.teeko.opponents import minimax_opponent, random_opponent  # noqa: E402
+from autograder.games.teeko.rules import (  # noqa: E402
     BLACK,
     RED,
     MoveError,
@@ -44,7 +44,7 @@ from autograder.rules import (  # noqa: E402
     read_student_move,
     start,
 )
-from autograder.variants import find_variant  # noqa: E402
+from autograder.games.teeko.variants import find_variant  # noqa: E402
 
 PLY_CAP = 200
 
@@ -70,8 +70,7 @@ _PERFECT: dict[str, Opponent] = {}
 def _perfect(variant: str) -> Opponent:
     """The oracle's perfect player (needs ``autograder oracle build --variant V``)."""
     if variant not in _PERFECT:
-        from autograder.opponents import perfect_opponent
-        from autograder.oracle import load
+        from autograder.oracle import load, perfect_opponent
 
         _PERFECT[variant] = perfect_opponent(load(variant))
     return _PERFECT[variant]

@@ -14,13 +14,45 @@ from typing import Any
 
 import pytest
 
+from autograder.games import PACKS, find_assignment
+from autograder.games.pack import Assignment
+from autograder.grading.rubric import Rubric, load_rubric
 from autograder.oracle import Oracle, cache_path, load
+from autograder.play.launch import Launch, Limits
+from autograder.play.sandbox import Protections, available
 
 ROOT = Path(__file__).resolve().parent.parent
 SOLUTIONS = {
     "teeko": ROOT / "solution" / "teeko" / "game.py",
     "teeko2": ROOT / "solution" / "teeko2" / "game.py",
 }
+COURSE_TOML = ROOT / "autograder" / "games" / "teeko" / "rubric.toml"  # the course's rubric
+TEEKO = PACKS["teeko"]
+
+
+def course_rubric() -> Rubric:
+    """The course's published rubric, as the kit loads it by default."""
+    return load_rubric(None, TEEKO)
+
+
+def assignment(name: str = "teeko") -> Assignment:
+    return find_assignment(name)
+
+
+DEFAULT_LIMITS = Limits()
+
+
+def launch(
+    folder: Path,
+    limits: Limits = DEFAULT_LIMITS,
+    protections: Protections | None = None,
+    seed: int = 0,
+) -> Launch:
+    """How the kit starts the Teeko submission in ``folder``, in this machine's sandbox."""
+    layers = protections if protections is not None else available()
+    return Launch(folder, TEEKO.driver, "game.py", seed, limits, layers)
+
+
 STARTERS = {
     "teeko": ROOT / "starter" / "teeko" / "game.py",
     "teeko2": ROOT / "starter" / "teeko2" / "game.py",

@@ -37,8 +37,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-from autograder.sandbox import INSTALL_BWRAP, Protections
-from tests.conftest import ROOT, SOLUTIONS, TWO_SQUARES, fast_solution
+from autograder.play.sandbox import INSTALL_BWRAP, Protections
+from tests.conftest import COURSE_TOML, ROOT, SOLUTIONS, TWO_SQUARES, fast_solution
 
 __all__ = [
     "Attack",
@@ -69,7 +69,7 @@ def quick_rubric(call_seconds: float = 2.0) -> str:
     ``call_seconds`` only moves the hard limit (the time tiers stay): the patient rubric gives
     a memory attack the seconds a virtual machine takes to hand it fresh pages.
     """
-    text = (ROOT / "autograder" / "rubrics" / "course.toml").read_text()
+    text = COURSE_TOML.read_text()
     for old, new in (
         ('title = "HW8 Teeko / Teeko2 (course rubric)"', 'title = "quick attack rubric"'),
         ("games = 3 ", "games = 2 "),
@@ -162,7 +162,7 @@ class Context:
     marker: str
     cwd: Path = ROOT
     solution: Path = SOLUTIONS["teeko"]
-    course_rubric: Path = ROOT / "autograder" / "rubrics" / "course.toml"
+    course_rubric: Path = COURSE_TOML
     root_only: Path = Path("/etc/shadow")
     checkout: Path = SOLUTIONS["teeko"]
     tmpdir: Path = Path("/tmp")
@@ -420,11 +420,14 @@ _traceback.extract_tb = lambda tb: []
 """
 _PATCH_KIT = """
 try:
-    import autograder.host, autograder.referee, autograder.rules, autograder.scoring
-    autograder.scoring.score = lambda *args, **kwargs: None
-    autograder.rules.read_student_move = lambda raw, pos: None
-    autograder.referee.random_opponent = lambda pos, rng: None
-    autograder.host.PlayerProcess.request = lambda *args, **kwargs: None
+    import autograder.games.teeko.rules
+    import autograder.grading.scoring
+    import autograder.play.host
+    import autograder.play.referee
+    autograder.grading.scoring.score = lambda *args, **kwargs: None
+    autograder.games.teeko.rules.read_student_move = lambda raw, pos: None
+    autograder.play.referee.random_opponent = lambda pos, rng: None
+    autograder.play.host.PlayerProcess.request = lambda *args, **kwargs: None
 except Exception:
     pass
 """
@@ -455,17 +458,16 @@ for _fd in range(3, 30):
 """
 _LYING_SYNC = """
 _runner = _sys.modules["__main__"]  # the child runner, in the submission's own process
-_honest_sync = _runner.Runner.sync
+_send_reply = _runner._reply
 
 
-def _lying_sync(self, request):
-    reply = _honest_sync(self, request)
-    reply["notes"] = 12345  # the host expects a list of texts here
-    reply["state_changed"] = {"deep": [[[[]]]]}
-    return reply
+def _lying_reply(fd, reply, number):
+    if "notes" in reply:  # the answer to place_piece/opponent_move
+        reply = {**reply, "notes": 12345, "state_changed": {"deep": [[[[]]]]}}  # not a list
+    _send_reply(fd, reply, number)
 
 
-_runner.Runner.sync = _lying_sync
+_runner._reply = _lying_reply
 """
 _CLOSE_CHANNEL = """
 for _fd in range(3, 30):

@@ -9,12 +9,13 @@ from pathlib import Path
 
 import pytest
 
-from autograder import canvas
-from autograder.canvas import DEFAULT_NETID_PATTERN, collect, write_canvas_import
+import autograder.classroom.collect as collect_module
+from autograder.classroom.canvas import write_canvas_import
+from autograder.classroom.collect import DEFAULT_NETID_PATTERN, Collection, collect
+from autograder.classroom.intake import open_submission, packaging_problems
+from autograder.classroom.records import Entry, Record
 from autograder.errors import GraderError
-from autograder.intake import open_submission
-from autograder.records import Entry, Record
-from autograder.rubric import load_rubric
+from tests.conftest import course_rubric
 
 GAME = "class Teeko2Player:\n    pass\n"
 
@@ -46,7 +47,7 @@ def _submission(path: Path) -> Path:
     return _zip(path) if path.suffix == ".zip" else _file(path)
 
 
-def _collect(tmp_path: Path, *inputs: Path, **options: str) -> canvas.Collection:
+def _collect(tmp_path: Path, *inputs: Path, **options: str) -> Collection:
     return collect(list(inputs), tmp_path / "work", **options)
 
 
@@ -152,7 +153,7 @@ def test_an_uncanvased_file_is_graded_where_it_is(tmp_path):
 
 
 def test_the_default_netid_pattern_is_the_course_rubrics():
-    assert load_rubric().packaging_pattern == DEFAULT_NETID_PATTERN
+    assert course_rubric().packaging_pattern == DEFAULT_NETID_PATTERN
 
 
 def test_a_course_can_change_the_netid_pattern(tmp_path):
@@ -295,9 +296,13 @@ def test_a_canvas_bundle_of_student_zips_is_unpacked_into_the_work_folder(tmp_pa
         "canvas/cheneve_LATE_124_457/hw8_echen.zip",
     ]
     # the student zips come out whole: intake can open them
-    opened = open_submission(found.entries[1].path, tmp_path / "open", DEFAULT_NETID_PATTERN)
+    opened = open_submission(found.entries[1].path, tmp_path / "open")
     assert (opened.source_dir / "game.py").read_text() == GAME
-    assert opened.packaging == []
+    rubric = course_rubric()
+    assert (
+        packaging_problems(opened, rubric.packaging_pattern, rubric.packaging_example, ("game.py",))
+        == []
+    )
 
 
 def test_a_zip_of_a_folder_of_student_zips_is_a_bundle(tmp_path):
@@ -387,7 +392,7 @@ def test_a_corrupt_student_zip_still_becomes_an_entry(tmp_path, where, filename)
     assert [e.path.read_bytes() for e in found.entries] == [path.read_bytes()]
     assert found.problems == ()
     with pytest.raises(GraderError, match="is not a readable zip file"):  # the batch's zero
-        open_submission(found.entries[0].path, tmp_path / "open", DEFAULT_NETID_PATTERN)
+        open_submission(found.entries[0].path, tmp_path / "open")
 
 
 @pytest.mark.parametrize(
@@ -462,7 +467,7 @@ def test_a_bundle_pointing_outside_is_refused_and_nothing_written(tmp_path, bad_
     ids=["entries", "size"],
 )
 def test_a_bundle_past_the_caps_is_refused(tmp_path, monkeypatch, limit, value, message):
-    monkeypatch.setattr(canvas, limit, value)
+    monkeypatch.setattr(collect_module, limit, value)
     student = _student_zip_bytes(tmp_path)
     path = _zip(tmp_path / "submissions.zip", {f"hw8_s{i}.zip": student for i in range(3)})
     found = _collect(tmp_path, path)
@@ -473,7 +478,7 @@ def test_a_bundle_past_the_caps_is_refused(tmp_path, monkeypatch, limit, value, 
 
 def test_a_bundle_that_inflates_past_its_declared_size_is_refused(tmp_path, monkeypatch):
     """The cap holds even when the headers lie: unpack counts what it really writes."""
-    monkeypatch.setattr(canvas, "BUNDLE_MAX_UNPACKED", 1 << 20)
+    monkeypatch.setattr(collect_module, "BUNDLE_MAX_UNPACKED", 1 << 20)
     path = tmp_path / "submissions.zip"
     with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_DEFLATED) as bundle:
         bundle.writestr("hw8_a.zip", b"\0" * (2 << 20))

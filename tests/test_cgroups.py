@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from autograder import cgroups
-from autograder.cgroups import Cgroup, Support, join_command, probe
+from autograder.play import cgroups
+from autograder.play.cgroups import Cgroup, Support, join_command, probe
 
 REAL = probe()
 needs_cgroups = pytest.mark.skipif(
@@ -142,7 +142,8 @@ def test_the_process_count_is_limited_for_the_whole_group():
     try:
         forks = (
             "import os, time\nn = 0\ntry:\n    while n < 100:\n"
-            "        if os.fork() == 0:\n            time.sleep(30); os._exit(0)\n"
+            "        if os.fork() == 0:\n"
+            "            os.close(1); os.close(2); time.sleep(30); os._exit(0)\n"
             "        n += 1\nexcept OSError as err:\n"
             "    print('stopped after', n, type(err).__name__)\n"
         )

@@ -13,20 +13,19 @@ from pathlib import Path
 
 import pytest
 
-from autograder.referee import probe_positions
-from autograder.rubric import load_rubric
-from autograder.rules import count, is_drop_phase, position_text
-from autograder.variants import find_variant
-from tests.conftest import SOLUTIONS, STARTERS, TWO_SQUARES, fast_solution
+from autograder.games.teeko.probes import probe_positions
+from autograder.games.teeko.rules import count, is_drop_phase, position_text
+from autograder.games.teeko.variants import find_variant
+from tests.conftest import SOLUTIONS, STARTERS, TWO_SQUARES, course_rubric, fast_solution
 
-RUBRIC = load_rubric()
+RUBRIC = course_rubric()
 FULL = {"rules": 25, "state": 10, "format": 10, "time": 25, "wins": 30, "output": 0, "packaging": 0}
 ZERO = dict.fromkeys(FULL, 0)
 
 
 def _trigger(phase: str) -> str:
     """The board text of one probe in ``phase`` (seed 0), unlikely to arise in a game."""
-    positions = probe_positions(find_variant("teeko"), 0, RUBRIC.drop_probes, RUBRIC.move_probes)
+    positions = probe_positions(find_variant("teeko"), 0, dict(RUBRIC.probes))
     for pos in positions:
         if (phase == "drop") == is_drop_phase(pos) and count(pos.occupied) >= 3:
             return position_text(pos).split()[0]
@@ -216,7 +215,7 @@ def test_bad_arguments_exit_non_zero_with_one_line(run_cli, tmp_path):
     assert "does not exist" in missing.stderr
     wrong = run_cli("check", str(SOLUTIONS["teeko"]), "--assignment", "chess", expect_ok=False)
     assert wrong.returncode == 2
-    assert "unknown variant 'chess': choose one of teeko, teeko2, teeko2-diamond" in wrong.stderr
+    assert "unknown assignment 'chess': choose one of teeko, teeko2, teeko2-diamond" in wrong.stderr
 
 
 def test_python_dash_m_and_the_console_script_agree(run_cli):

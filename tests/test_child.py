@@ -6,8 +6,8 @@ import json
 
 import pytest
 
-from autograder.child import _MAX_NODES, _to_json, encode
-from autograder.referee import decode
+from autograder.play.protocol import _MAX_NODES, decode, encode
+from autograder.play.protocol import to_json as _to_json
 
 
 def _reply_bytes(value: object) -> int:
@@ -59,7 +59,7 @@ def test_the_runner_json_is_json():
 def test_a_namedtuple_move_keeps_its_values_and_its_name():
     from collections import namedtuple
 
-    from autograder.rules import format_problem, parse_position, read_student_move
+    from autograder.games.teeko.rules import format_problem, parse_position, read_student_move
 
     square = namedtuple("Square", "row col")
     shown = decode(encode([square(2, 2)]))

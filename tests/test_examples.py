@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from autograder.scoring import CRITERIA
+from autograder.grading.scoring import CRITERIA
 from tests.conftest import ROOT
 
 

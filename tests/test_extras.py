@@ -7,22 +7,23 @@ import random
 
 import pytest
 
-from autograder.extras import Judged, _kind, _solved, find_puzzles, judge_moves
-from autograder.host import Status
-from autograder.opponents import greedy_opponent, minimax_opponent
-from autograder.oracle import cache_path
-from autograder.oracle.codes import DRAW, LOSS, WIN, Verdict
-from autograder.referee import Call
-from autograder.rules import (
+from autograder.games import find_assignment
+from autograder.games.teeko.opponents import greedy_opponent, minimax_opponent
+from autograder.games.teeko.rules import (
     Move,
     legal_moves,
     outcome,
     parse_position,
+    phase,
     play,
     square,
     winner,
 )
-from autograder.variants import find_variant
+from autograder.grading.extras import Judged, _kind, _solved, find_puzzles, judge_moves
+from autograder.oracle import cache_path
+from autograder.oracle.codes import DRAW, LOSS, WIN, Verdict
+from autograder.play.host import Status
+from autograder.play.referee import Call
 from tests.conftest import fast_solution
 
 # Black to move holds (0,0), (0,1), (0,2): (0,3) wins at once. Red holds three of row 4.
@@ -64,7 +65,7 @@ class ShortSightedOracle:
 
 def _call(pos, move: Move | None) -> Call:  # type: ignore[no-untyped-def]
     returned = repr(move.student()) if move else ""
-    return Call("probe 1", pos, Status.OK, 0.01, returned=returned, move=move)
+    return Call("probe 1", pos, phase(pos), Status.OK, 0.01, returned=returned, move=move)
 
 
 def test_the_greedy_opponent_takes_a_win_and_blocks_one():
@@ -81,8 +82,9 @@ def test_the_minimax_opponent_takes_a_win():
 def test_puzzle_kinds_and_solutions():
     oracle = ShortSightedOracle()
     assert _kind(oracle, BLACK_WINS_NOW) == "win in 1"
-    winning = judge_moves(oracle, [_call(BLACK_WINS_NOW, Move(square(0, 3)))])[0]
-    missing = judge_moves(oracle, [_call(BLACK_WINS_NOW, Move(square(2, 2)))])[0]
+    teeko2 = find_assignment("teeko2")
+    winning = judge_moves(oracle, teeko2, [_call(BLACK_WINS_NOW, Move(square(0, 3)))])[0]
+    missing = judge_moves(oracle, teeko2, [_call(BLACK_WINS_NOW, Move(square(2, 2)))])[0]
     assert _solved("win in 1", winning)
     assert not _solved("win in 1", missing)
     assert winning.loss_of_value == 0
@@ -96,7 +98,7 @@ def test_move_quality_names_a_thrown_away_win():
 
 def test_found_puzzles_are_of_the_kinds_asked():
     oracle = ShortSightedOracle()
-    positions = find_puzzles(oracle, find_variant("teeko2"), seed=1, each=1)
+    positions = find_puzzles(oracle, find_assignment("teeko2"), seed=1, each=1)
     kinds = {_kind(oracle, pos) for pos in positions}
     assert kinds <= {"win in 1", "block", "win in 3"}
     assert "win in 1" in kinds

@@ -6,8 +6,17 @@ import os
 import sys
 from pathlib import Path
 
-from autograder import fence
-from autograder.fence import CHILD, SITE, SUBMISSION, Layout, command, layout
+from autograder.play import fence
+from autograder.play.fence import (
+    CHILD,
+    DRIVER,
+    PROTOCOL,
+    SITE,
+    SUBMISSION,
+    Layout,
+    command,
+    layout,
+)
 
 
 def _inside(path: str, roots: tuple[str, ...]) -> bool:
@@ -48,6 +57,7 @@ def test_links_on_the_way_are_mirrored(tmp_path):
     assert links == [("usr/lib", str(tmp_path / "lib"))]
 
 
+DRIVER_FILE = Path("/kit/games/teeko/driver.py")
 FAKE = Layout(
     interpreter="/opt/py/bin/python3.11",
     read_only=("/opt/py/bin/python3.11", "/opt/py/lib", "/usr/lib/x86_64-linux-gnu"),
@@ -58,7 +68,7 @@ FAKE = Layout(
 
 
 def test_every_folder_above_a_bind_is_made_readable_before_it():
-    args = command(FAKE, Path("/kit/child.py"), Path("/work/sub"), 64, privileged=True)
+    args = command(FAKE, Path("/kit/child.py"), Path("/work/sub"), DRIVER_FILE, 64, privileged=True)
     made = [args[i + 1] for i, a in enumerate(args) if a == "--dir"]
     for needed in ("/opt", "/opt/py", "/opt/py/bin", "/usr", "/usr/lib", "/sandbox", SITE):
         assert needed in made
@@ -70,14 +80,16 @@ def test_every_folder_above_a_bind_is_made_readable_before_it():
 
 
 def test_the_command_binds_only_the_allowlist_read_only():
-    args = command(FAKE, Path("/kit/child.py"), Path("/work/sub"), 64, privileged=True)
+    args = command(FAKE, Path("/kit/child.py"), Path("/work/sub"), DRIVER_FILE, 64, privileged=True)
     binds = [(args[i + 1], args[i + 2]) for i, a in enumerate(args) if a == "--ro-bind"]
     assert binds == [
         ("/opt/py/bin/python3.11", "/opt/py/bin/python3.11"),
         ("/opt/py/lib", "/opt/py/lib"),
         ("/usr/lib/x86_64-linux-gnu", "/usr/lib/x86_64-linux-gnu"),
         ("/kit/child.py", CHILD),
+        ("/kit/protocol.py", PROTOCOL),
         ("/work/sub", SUBMISSION),
+        ("/kit/games/teeko/driver.py", DRIVER),
         ("/venv/site/numpy", f"{SITE}/numpy"),
     ]
     assert "--bind" not in args and "--dev-bind" not in args
@@ -89,10 +101,10 @@ def test_the_command_binds_only_the_allowlist_read_only():
 
 
 def test_a_root_grader_keeps_only_the_caps_to_switch_uid_and_a_user_gets_a_user_namespace():
-    privileged = command(FAKE, Path("/c"), Path("/s"), 8, privileged=True)
+    privileged = command(FAKE, Path("/c"), Path("/s"), None, 8, privileged=True)
     assert privileged[privileged.index("--cap-drop") + 1] == "ALL"
     added = [privileged[i + 1] for i, a in enumerate(privileged) if a == "--cap-add"]
     assert added == ["CAP_SETUID", "CAP_SETGID"]
     assert "--unshare-user" not in privileged
-    user = command(FAKE, Path("/c"), Path("/s"), 8, privileged=False)
+    user = command(FAKE, Path("/c"), Path("/s"), None, 8, privileged=False)
     assert "--unshare-user" in user and "--disable-userns" in user and "--cap-add" not in user

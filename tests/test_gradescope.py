@@ -13,12 +13,17 @@ from pathlib import Path
 
 import pytest
 
+from autograder.classroom.gradescope import (
+    BUNDLE_NAME,
+    BUNDLED_RUBRIC,
+    add_gradescope_command,
+    build_bundle,
+)
 from autograder.errors import GraderError
-from autograder.gradescope import BUNDLE_NAME, BUNDLED_RUBRIC, add_gradescope_command, build_bundle
-from autograder.variants import find_variant
-from tests.conftest import ROOT, STARTERS, fast_solution
+from autograder.games import find_assignment
+from tests.conftest import COURSE_TOML, STARTERS, fast_solution
 
-TEEKO2 = find_variant("teeko2")
+TEEKO2 = find_assignment("teeko2")
 CRITERION_IDS = ["rules", "state", "format", "time", "wins", "output", "packaging"]
 
 
@@ -68,7 +73,7 @@ def test_bundle_holds_the_scripts_the_kit_and_the_rubric(bundle):
         assert {
             "autograder/__main__.py",
             "autograder/cli.py",
-            "autograder/rubrics/course.toml",
+            "autograder/games/teeko/rubric.toml",
         } <= (names)
         assert not [n for n in names if "__pycache__" in n or n.endswith(".pyc")]
         assert not [n for n in names if n.startswith(("tests/", "solution/", "starter/"))]
@@ -76,7 +81,7 @@ def test_bundle_holds_the_scripts_the_kit_and_the_rubric(bundle):
             mode = infos[script].external_attr >> 16
             assert mode & stat.S_IXUSR, f"{script} must be executable"
             assert archive.read(script).startswith(b"#!/usr/bin/env bash\n")
-        course = (ROOT / "autograder" / "rubrics" / "course.toml").read_bytes()
+        course = COURSE_TOML.read_bytes()
         assert archive.read(BUNDLED_RUBRIC) == course
         run = archive.read("run_autograder").decode()
     assert '--assignment "$ASSIGNMENT"' in run and "ASSIGNMENT=teeko2\n" in run
@@ -89,10 +94,10 @@ def test_building_twice_gives_the_same_bytes(tmp_path, bundle):
 
 
 def test_a_course_rubric_is_bundled_as_given(tmp_path):
-    text = (ROOT / "autograder" / "rubrics" / "course.toml").read_text()
+    text = COURSE_TOML.read_text()
     mine = tmp_path / "mine.toml"
     mine.write_text(text.replace("games = 3 ", "games = 5 "))
-    built = build_bundle(find_variant("teeko"), tmp_path / "out", mine)
+    built = build_bundle(find_assignment("teeko"), tmp_path / "out", mine)
     with zipfile.ZipFile(built) as archive:
         assert archive.read(BUNDLED_RUBRIC) == mine.read_bytes()
         assert "ASSIGNMENT=teeko\n" in archive.read("run_autograder").decode()

@@ -11,8 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from autograder.host import Limits, PlayerProcess, Status
-from autograder.sandbox import INSTALL_BWRAP, Protections, available
+from autograder.play.host import PlayerProcess, Status
+from autograder.play.launch import Limits
+from autograder.play.sandbox import INSTALL_BWRAP, Protections, available
+from tests.conftest import launch
 
 FAST = Limits(call_seconds=2.0, import_seconds=2.0)
 BARE = Protections(resource_limits=True)  # no probing
@@ -24,7 +26,7 @@ def _stand_in(fp, returncode: int, stderr: bytes = b"") -> None:  # type: ignore
 
 def test_a_child_that_exits_at_once_is_reported_with_its_status(fp, tmp_path):
     _stand_in(fp, returncode=3)
-    with PlayerProcess(tmp_path, seed=0, limits=FAST, protections=BARE) as proc:
+    with PlayerProcess(launch(tmp_path, FAST, BARE)) as proc:
         reply = proc.start()
     assert reply.status is Status.EXITED
     assert reply.detail == "the submission's process exited with status 3 during importing game.py"
@@ -32,7 +34,7 @@ def test_a_child_that_exits_at_once_is_reported_with_its_status(fp, tmp_path):
 
 def test_a_child_killed_by_the_kernel_is_named_with_a_likely_cause(fp, tmp_path):
     _stand_in(fp, returncode=-signal.SIGKILL)
-    with PlayerProcess(tmp_path, seed=0, limits=FAST, protections=BARE) as proc:
+    with PlayerProcess(launch(tmp_path, FAST, BARE)) as proc:
         reply = proc.start()
         again = proc.request({"op": "move"}, 1.0, "make_move")
     assert reply.status is Status.EXITED
@@ -43,14 +45,14 @@ def test_a_child_killed_by_the_kernel_is_named_with_a_likely_cause(fp, tmp_path)
 def test_a_stand_in_process_never_gets_our_own_group_killed(fp, tmp_path):
     """FakePopen's pid is 0; killpg(0) would kill the test run itself."""
     _stand_in(fp, returncode=0)
-    with PlayerProcess(tmp_path, seed=0, limits=FAST, protections=BARE) as proc:
+    with PlayerProcess(launch(tmp_path, FAST, BARE)) as proc:
         proc.start()
     assert os.getpgid(0) == os.getpgrp()  # still alive to ask
 
 
 def _real(tmp_path: Path, source: str, limits: Limits = FAST) -> PlayerProcess:
     (tmp_path / "game.py").write_text(source)
-    return PlayerProcess(tmp_path, seed=0, limits=limits)
+    return PlayerProcess(launch(tmp_path, limits))
 
 
 def _running(pattern: str) -> bool:
@@ -119,7 +121,7 @@ def _player(make_move: str, prelude: str = "") -> str:
 
 def _constructed(proc: PlayerProcess) -> PlayerProcess:
     assert proc.start().ok
-    assert proc.request({"op": "new", "cls": "TeekoPlayer", "piece": "b"}, 2, "init").ok
+    assert proc.request({"op": "new", "cls": "TeekoPlayer", "side": "b"}, 2, "init").ok
     return proc
 
 
@@ -136,7 +138,7 @@ def test_the_child_random_module_is_seeded_by_the_grader(tmp_path):
     (tmp_path / "game.py").write_text("import random\nprint(random.random())\n")
 
     def first_number(seed: int) -> str:
-        with PlayerProcess(tmp_path, seed=seed, limits=FAST) as proc:
+        with PlayerProcess(launch(tmp_path, FAST, seed=seed)) as proc:
             return proc.start().printed
 
     assert first_number(7) == first_number(7)

@@ -8,11 +8,17 @@ from pathlib import Path
 
 import pytest
 
+from autograder.classroom.intake import (
+    MAX_UNPACKED,
+    Submission,
+    choose_assignment,
+    open_submission,
+    packaging_problems,
+)
 from autograder.errors import GraderError
-from autograder.intake import MAX_UNPACKED, infer_variant, open_submission
-from autograder.rubric import load_rubric
+from tests.conftest import course_rubric
 
-PATTERN = load_rubric().packaging_pattern
+RUBRIC = course_rubric()
 GAME = "class Teeko2Player:\n    pass\n"
 
 
@@ -26,13 +32,19 @@ def _zip(path: Path, entries: dict[str, str | bytes]) -> Path:
 def _open(path: Path, tmp_path: Path):  # type: ignore[no-untyped-def]
     work = tmp_path / "work"
     work.mkdir(exist_ok=True)
-    return open_submission(path, work, PATTERN)
+    return open_submission(path, work)
+
+
+def _packaging(submission: Submission) -> list[str] | None:
+    return packaging_problems(
+        submission, RUBRIC.packaging_pattern, RUBRIC.packaging_example, ("game.py",)
+    )
 
 
 def test_a_well_packaged_zip_has_no_packaging_problem(tmp_path):
     submission = _open(_zip(tmp_path / "hw8_bbadger.zip", {"game.py": GAME}), tmp_path)
     assert (submission.source_dir / "game.py").read_text() == GAME
-    assert submission.packaging == []
+    assert _packaging(submission) == []
 
 
 def test_a_badly_packaged_zip_is_graded_and_its_problems_listed(tmp_path):
@@ -42,7 +54,7 @@ def test_a_badly_packaged_zip_is_graded_and_its_problems_listed(tmp_path):
     )
     submission = _open(bundle, tmp_path)
     assert (submission.source_dir / "game.py").read_text() == GAME
-    assert submission.packaging == [
+    assert _packaging(submission) == [
         "the zip is named 'homework.zip', not hw8_<netid>.zip",
         "the zip should hold only game.py at its top level, but holds ['hw8/game.py', "
         "'hw8/notes.txt']",
@@ -102,7 +114,7 @@ def test_a_folder_with_game_py_one_level_down_is_found(tmp_path):
     submission = _open(tmp_path / "sub", tmp_path)
     assert submission.source_dir == tmp_path / "work" / "submission" / "hw8"
     assert (submission.source_dir / "game.py").read_text() == GAME
-    assert submission.packaging is None
+    assert _packaging(submission) is None
 
 
 def _files(folder: Path) -> list[str]:
@@ -197,12 +209,12 @@ def test_other_files_are_refused(tmp_path):
 )
 def test_the_assignment_is_inferred_from_the_class_name(tmp_path, source, variant):
     (tmp_path / "game.py").write_text(source)
-    found, how = infer_variant(tmp_path)
+    found, how = choose_assignment(None, Submission(tmp_path, "x"), "game.py")
     assert found.name == variant
-    assert how.startswith(f"assignment {variant} inferred from class")
+    assert how is not None and how.startswith(f"assignment {variant} inferred from class")
 
 
 def test_no_player_class_means_the_assignment_must_be_given(tmp_path):
     (tmp_path / "game.py").write_bytes(b"# \xff\xfe not UTF-8\nclass Player:\n")
     with pytest.raises(GraderError, match=r"classes found: Player\); pass --assignment"):
-        infer_variant(tmp_path)
+        choose_assignment(None, Submission(tmp_path, "x"), "game.py")

@@ -12,12 +12,12 @@ from pathlib import Path
 
 import pytest
 
+from autograder.games.teeko.rules import parse_position
+from autograder.games.teeko.variants import find_variant
 from autograder.oracle import Verdict, cache_path
 from autograder.oracle.commands import _run_with_progress, add_oracle_commands, answers
 from autograder.oracle.core import build
 from autograder.oracle.game import Game, game_for, slide_goals
-from autograder.rules import parse_position
-from autograder.variants import find_variant
 
 ROOT = Path(__file__).resolve().parent.parent
 

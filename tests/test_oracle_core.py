@@ -7,12 +7,12 @@ from typing import NamedTuple
 
 import pytest
 
+from autograder.games.teeko.rules import Move, start
+from autograder.games.teeko.variants import find_variant
 from autograder.oracle import Oracle, OracleError, Verdict, build, load, preference
 from autograder.oracle.codes import parent_code, verdict
 from autograder.oracle.game import Game, slide_goals
 from autograder.oracle.layout import Layout
-from autograder.rules import Move, start
-from autograder.variants import find_variant
 
 pytest.importorskip("numpy")
 

@@ -16,9 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from autograder.oracle import Oracle, Verdict, cache_path
-from autograder.oracle.codes import verdict
-from autograder.rules import (
+from autograder.games.teeko.rules import (
     BLACK,
     RED,
     Position,
@@ -29,7 +27,9 @@ from autograder.rules import (
     start,
     winner,
 )
-from autograder.variants import VARIANTS, find_variant
+from autograder.games.teeko.variants import VARIANTS, find_variant
+from autograder.oracle import Oracle, Verdict, cache_path
+from autograder.oracle.codes import verdict
 from tests.conftest import cached_oracle
 
 np = pytest.importorskip("numpy")

@@ -12,9 +12,9 @@ from math import comb
 
 import pytest
 
+from autograder.games.teeko.variants import find_variant
 from autograder.oracle.game import Game, game_for
 from autograder.oracle.layout import Layout, compress, expand
-from autograder.variants import find_variant
 
 np = pytest.importorskip("numpy")
 from autograder.oracle._vector import VectorLayout  # noqa: E402

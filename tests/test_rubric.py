@@ -7,26 +7,22 @@ from pathlib import Path
 import pytest
 
 from autograder.errors import GraderError
-from autograder.rubric import DEFAULT_RUBRIC, load_rubric, reference
+from autograder.grading.rubric import load_rubric, reference
+from tests.conftest import COURSE_TOML, TEEKO, course_rubric
 
 ROOT = Path(__file__).resolve().parent.parent
-DEFAULT_TEXT = (ROOT / "autograder" / "rubrics" / DEFAULT_RUBRIC).read_text()
+DEFAULT_TEXT = COURSE_TOML.read_text()
 
 
 def test_the_default_is_the_course_rubric():
-    rubric = load_rubric()
+    rubric = course_rubric()
     assert rubric.max_score == 100
-    assert (rubric.rules.drop, rubric.rules.move) == (10, 15)
+    assert (rubric.rules.of("drop"), rubric.rules.of("move")) == (10, 15)
     assert (rubric.state.total, rubric.format.total) == (10, 10)
     assert [(t.limit, t.points) for t in rubric.time_tiers] == [(5.0, 25), (10.0, 13)]
     assert [(t.limit, t.points) for t in rubric.win_tiers] == [(2.0, 30), (1.0, 15)]
     assert (rubric.output_penalty, rubric.packaging_penalty) == (10, 0)
-    assert (rubric.games, rubric.ply_cap, rubric.drop_probes, rubric.move_probes) == (
-        3,
-        200,
-        10,
-        10,
-    )
+    assert (rubric.games, rubric.ply_cap, rubric.probes) == (3, 200, (("drop", 10), ("move", 10)))
     assert rubric.limits.call_seconds == 10.5
 
 
@@ -37,17 +33,17 @@ def _write(tmp_path: Path, text: str) -> Path:
 
 
 def test_the_sandbox_limits_have_defaults_a_course_may_change(tmp_path):
-    assert load_rubric().limits.packages == ("numpy", "scipy")
+    assert course_rubric().limits.packages == ("numpy", "scipy")
     text = DEFAULT_TEXT.replace(
         "output_chars = 4096", "output_chars = 4096\nprocesses = 16\npackages = []"
     )
-    limits = load_rubric(_write(tmp_path, text)).limits
+    limits = load_rubric(_write(tmp_path, text), TEEKO).limits
     assert (limits.processes, limits.packages, limits.open_files) == (16, (), 256)
 
 
 def test_a_course_can_change_any_number(tmp_path):
     text = DEFAULT_TEXT.replace("games = 3", "games = 5").replace("penalty = 10", "penalty = 5")
-    rubric = load_rubric(_write(tmp_path, text))
+    rubric = load_rubric(_write(tmp_path, text), TEEKO)
     assert rubric.games == 5
     assert rubric.output_penalty == 5
     assert rubric.source == str(tmp_path / "rubric.toml")
@@ -88,15 +84,15 @@ def test_a_broken_rubric_is_refused_in_one_sentence(tmp_path, old, new, message)
     assert old in DEFAULT_TEXT
     path = _write(tmp_path, DEFAULT_TEXT.replace(old, new, 1))
     with pytest.raises(GraderError, match=message) as caught:
-        load_rubric(path)
+        load_rubric(path, TEEKO)
     assert str(path) in str(caught.value)
     assert "\n" not in str(caught.value).strip()
 
 
 def test_an_unreadable_rubric_file_is_named(tmp_path):
     with pytest.raises(GraderError, match="cannot read the rubric file .*missing.toml"):
-        load_rubric(tmp_path / "missing.toml")
+        load_rubric(tmp_path / "missing.toml", TEEKO)
 
 
 def test_docs_carry_the_current_option_table():
-    assert reference() in (ROOT / "docs" / "rubric.md").read_text()
+    assert reference(TEEKO) in (ROOT / "docs" / "rubric.md").read_text()

@@ -18,8 +18,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from autograder import rules
-from autograder.rules import (
+from autograder.games.teeko import rules
+from autograder.games.teeko.rules import (
     BB_NEIGHBOURS,
     BLACK,
     RED,
@@ -53,7 +53,7 @@ from autograder.rules import (
     to_board,
     winner,
 )
-from autograder.variants import VARIANTS, Goal, Variant, find_variant
+from autograder.games.teeko.variants import VARIANTS, Goal, Variant, find_variant
 
 NAMES = ("teeko", "teeko2", "teeko2-diamond")
 PLY_CAP = 200  # KIT_SPEC §2 default

@@ -11,9 +11,15 @@ from pathlib import Path
 
 import pytest
 
-from autograder import fence, sandbox
-from autograder.cgroups import Support
-from autograder.sandbox import INSTALL_BWRAP, Protections, available, descendants, runner_command
+from autograder.play import fence, sandbox
+from autograder.play.cgroups import Support
+from autograder.play.sandbox import (
+    INSTALL_BWRAP,
+    Protections,
+    available,
+    descendants,
+    runner_command,
+)
 
 needs_proc = pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="needs Linux's /proc")
 needs_fence = pytest.mark.skipif(not available().fence, reason=f"needs the fence: {INSTALL_BWRAP}")
@@ -84,7 +90,7 @@ def test_a_uid_that_cannot_read_python_is_not_claimed(monkeypatch):
 
 
 def test_unfenced_the_runner_is_this_python_on_the_kit_file():
-    command = runner_command(Protections(True), Path("/x"), 64)
+    command = runner_command(Protections(True), Path("/x"), None, 64)
     assert command[0] == sys.executable
     assert command[-1] == str(sandbox.CHILD)
 
@@ -92,7 +98,7 @@ def test_unfenced_the_runner_is_this_python_on_the_kit_file():
 @needs_fence
 def test_fenced_the_runner_starts_under_bubblewrap_on_the_real_interpreter():
     layers = Protections(True, fence=True, root=os.geteuid() == 0)
-    command = runner_command(layers, Path("/x"), 64)
+    command = runner_command(layers, Path("/x"), None, 64)
     assert Path(command[0]).name == "bwrap"
     assert command[-1] == fence.CHILD
     assert command[command.index("--") + 1] == os.path.realpath(sys._base_executable)

@@ -9,7 +9,7 @@ import sys
 
 import pytest
 
-from autograder.seccomp import REFUSED, filter_for
+from autograder.play.seccomp import REFUSED, filter_for
 
 SUPPORTED = sys.platform == "linux" and filter_for() is not None
 needs_seccomp = pytest.mark.skipif(not SUPPORTED, reason="needs Linux on x86-64 or arm64")
@@ -29,8 +29,8 @@ def test_an_unknown_machine_has_no_filter():
 
 _LOADED = r"""
 import ctypes, errno, json, os, socket, subprocess, sys, threading
-from autograder.child import _seccomp
-from autograder.seccomp import filter_for
+from autograder.play.child import _seccomp
+from autograder.play.seccomp import filter_for
 
 _seccomp(filter_for())
 libc = ctypes.CDLL(None, use_errno=True)

@@ -19,8 +19,7 @@ from typing import Any
 
 import pytest
 
-from autograder.oracle import Verdict
-from autograder.rules import (
+from autograder.games.teeko.rules import (
     BLACK,
     RED,
     Move,
@@ -40,7 +39,8 @@ from autograder.rules import (
     to_board,
     winner,
 )
-from autograder.variants import find_variant
+from autograder.games.teeko.variants import find_variant
+from autograder.oracle import Verdict
 from tests.conftest import SOLUTIONS, cached_oracle
 
 VARIANTS = ["teeko", "teeko2"]

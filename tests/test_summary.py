@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from autograder.records import STATUS_ERROR, STATUS_GRADED, Record
-from autograder.rubric import load_rubric
-from autograder.summary import SUMMARY_FILES, write_summary
-from tests.conftest import ROOT
+from autograder.classroom.records import STATUS_ERROR, STATUS_GRADED, Record
+from autograder.classroom.summary import SUMMARY_FILES, write_summary
+from autograder.grading.rubric import load_rubric
+from tests.conftest import COURSE_TOML, TEEKO, course_rubric
 
 SVG = "{http://www.w3.org/2000/svg}"
 FULL = {"rules": 25, "state": 10, "format": 10, "time": 25, "wins": 30, "output": 0, "packaging": 0}
@@ -50,6 +50,7 @@ CLASS = [
 
 
 def _write(records: list[Record], tmp_path: Path, **kwargs) -> dict[str, str]:
+    kwargs.setdefault("rubric", course_rubric())
     paths = write_summary(records, tmp_path, TITLE, **kwargs)
     assert paths == [tmp_path / name for name in SUMMARY_FILES]
     return {p.name: p.read_text("utf-8") for p in paths}
@@ -210,12 +211,12 @@ def test_the_output_does_not_depend_on_the_order_of_the_records(tmp_path):
 
 
 def test_pass_rates_follow_the_rubric_the_class_was_graded_with(tmp_path):
-    text = (ROOT / "autograder" / "rubrics" / "course.toml").read_text()
+    text = COURSE_TOML.read_text()
     lenient = tmp_path / "lenient.toml"
     lenient.write_text(
         text.replace("{ seconds = 5.0, points = 25 }", "{ seconds = 5.0, points = 13 }")
     )
-    rubric = load_rubric(lenient)
+    rubric = load_rubric(lenient, TEEKO)
     records = [_graded("bob", 76, slowest=6.0, time=13)]
     md = _write(records, tmp_path, rubric=rubric)["summary.md"]
     assert "| time | `time` | 13 | 1/1 | 100% |" in md

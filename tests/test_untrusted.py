@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from autograder.untrusted import clean, clean_tree, csv_cell, md_cell, md_code
+from autograder.play.untrusted import clean, clean_tree, csv_cell, md_cell, md_code
 
 
 @pytest.mark.parametrize(

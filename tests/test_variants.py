@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from autograder.variants import VARIANTS, Goal, UnknownVariantError, Variant, find_variant
+from autograder.games.teeko.variants import (
+    VARIANTS,
+    Goal,
+    UnknownVariantError,
+    Variant,
+    find_variant,
+)
 
 SIZE = 5
 ON_BOARD = range(SIZE)
@@ -184,7 +190,7 @@ def test_masks_mirror_goals(name: str) -> None:
 
 def test_a_new_variant_is_data_only() -> None:
     """A course can add a variant without touching the engine: here one goal, the four corners."""
-    from autograder import rules
+    from autograder.games.teeko import rules
 
     corner = Goal(_mask([(0, 0), (0, 4), (4, 0), (4, 4)]))
     variant = Variant("corners", "CornerPlayer", (corner,))

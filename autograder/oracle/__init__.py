@@ -8,9 +8,11 @@ from autograder.oracle.cache import ENV_VAR, OracleError, cache_dir, cache_path
 from autograder.oracle.codes import DRAW, LOSS, WIN, Verdict
 from autograder.oracle.core import Oracle, build, load, preference
 from autograder.oracle.game import Game, game_for, slide_goals
+from autograder.oracle.player import PERFECT, oracle_for, perfect_opponent
 
 __all__ = [
     "ENV_VAR",
+    "PERFECT",
     "DRAW",
     "LOSS",
     "WIN",
@@ -23,6 +25,8 @@ __all__ = [
     "cache_path",
     "game_for",
     "load",
+    "oracle_for",
+    "perfect_opponent",
     "preference",
     "slide_goals",
 ]

@@ -49,10 +49,10 @@ class VectorLayout:
         self.centres: list[Array] = []  # [size] (C(n, size), K): must-be-empty masks, 0 = none
         for size in range(m + 1):
             masks = layout.unrank[size]
-            sq = np.array(
+            held = np.array(
                 [[s for s in range(n) if mask >> s & 1] for mask in masks], dtype=I32
             ).reshape(len(masks), size)
-            self.sq.append(sq)
+            self.sq.append(held)
             self.mask.append(np.array(masks, dtype=I32))
             free = np.array(
                 [[s for s in range(n) if not mask >> s & 1] for mask in masks], dtype=I32

@@ -9,15 +9,15 @@ interrupted build never leaves a file that looks finished.
 
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import json
 import os
-from collections.abc import Iterator
+from collections.abc import Generator
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, cast
 
 from autograder.errors import GraderError
+from autograder.files import atomic_file, remove_stale
 from autograder.oracle.game import Game
 from autograder.oracle.layout import Layout
 
@@ -59,7 +59,9 @@ def _rebuild(game: Game) -> str:
     return f"rebuild it with `autograder oracle build --variant {game.name}`"
 
 
-def write_table(path: Path, game: Game, table: memoryview, stats: dict[str, Any]) -> Iterator[int]:
+def write_table(
+    path: Path, game: Game, table: memoryview, stats: dict[str, Any]
+) -> Generator[int, None, None]:
     """Write ``table`` (the codes, as bytes) to ``path`` atomically, yielding bytes written.
 
     :raises OracleError: when the folder cannot be created or written.
@@ -82,43 +84,17 @@ def write_table(path: Path, game: Game, table: memoryview, stats: dict[str, Any]
         raise OracleError(
             f"cannot create the oracle folder {path.parent}: {err.strerror}"
         ) from None
-    _remove_stale(path)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    remove_stale(path)
     try:
-        with open(tmp, "wb") as out:
+        with atomic_file(path) as out:
             out.write(MAGIC)
             out.write(json.dumps(header, sort_keys=True).encode() + b"\n")
             step = 1 << 24
             for start in range(0, len(data), step):
                 out.write(data[start : start + step])
                 yield min(len(data), start + step)
-            out.flush()
-            os.fsync(out.fileno())
-        os.replace(tmp, path)
     except OSError as err:
         raise OracleError(f"cannot write the oracle table {path}: {err.strerror}") from None
-    finally:
-        with contextlib.suppress(FileNotFoundError):
-            tmp.unlink()
-
-
-def _remove_stale(path: Path) -> None:
-    """Delete temporary files of earlier builds of ``path`` whose process is gone."""
-    for old in path.parent.glob(f".{path.name}.*.tmp"):
-        pid = old.name.removeprefix(f".{path.name}.").removesuffix(".tmp")
-        if pid.isdigit() and not _alive(int(pid)):
-            with contextlib.suppress(OSError):
-                old.unlink()
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except OSError:
-        return True
-    return True
 
 
 def read_table(path: Path, game: Game) -> tuple[bytes, dict[str, Any]]:
@@ -166,4 +142,4 @@ def _header(source: BinaryIO, path: Path, game: Game) -> dict[str, Any]:
         )
     if header.get("levels") != Layout(game).sizes:
         raise OracleError(f"{path} has a table of the wrong shape; {_rebuild(game)}")
-    return header
+    return cast(dict[str, Any], header)

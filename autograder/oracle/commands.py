@@ -14,12 +14,12 @@ import time
 from collections.abc import Iterable, Iterator
 from typing import Any, TextIO
 
+from autograder.games.teeko.rules import BoardError, parse_position
+from autograder.games.teeko.variants import VARIANTS, find_variant
 from autograder.oracle.cache import OracleError, cache_path
 from autograder.oracle.codes import Verdict, verdict
 from autograder.oracle.core import Oracle, build, load, resolve_game
 from autograder.oracle.game import Game
-from autograder.rules import BoardError, parse_position
-from autograder.variants import VARIANTS, find_variant
 
 __all__ = ["add_oracle_commands", "answer", "answers"]
 

@@ -15,12 +15,12 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, Protocol
 
+from autograder.games.teeko.rules import BLACK, Move
+from autograder.games.teeko.variants import UnknownVariantError, Variant, find_variant
 from autograder.oracle.cache import OracleError, cache_path, read_table, write_table
 from autograder.oracle.codes import Verdict, parent_code, verdict
 from autograder.oracle.game import Game, game_for
 from autograder.oracle.layout import Layout
-from autograder.rules import BLACK, Move
-from autograder.variants import UnknownVariantError, Variant, find_variant
 
 __all__ = ["Oracle", "load", "build", "resolve_game", "preference"]
 
@@ -210,7 +210,7 @@ def build(variant: Variant | Game | str, path: Path | None = None) -> Iterator[A
         yield report
     assert last is not None
     total = solver.table.nbytes
-    with contextlib.closing(write_table(target, game, memoryview(solver.table), solver.stats)) as w:
+    with contextlib.closing(write_table(target, game, solver.table.data, solver.stats)) as w:
         for written in w:
             share = written / total
             yield Progress("write", written, total, str(target), fraction("write", share))

@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from autograder.variants import Variant
+from autograder.games.teeko.variants import Variant
 
 __all__ = ["Game", "game_for", "slide_goals"]
 
@@ -89,7 +89,7 @@ def game_for(variant: Variant) -> Game:
 
 def slide_goals(size: int, shapes: Iterable[Shape]) -> tuple[tuple[int, int], ...]:
     """Every placement on a ``size`` board of each shape: (row, col) offsets and an optional
-    must-be-empty offset, as in :mod:`autograder.variants`."""
+    must-be-empty offset, as in :mod:`autograder.games.teeko.variants`."""
     goals = []
     for offsets, centre in shapes:
         cells = [*offsets, *([centre] if centre else [])]

@@ -1,18 +1,25 @@
-"""Opponents the referee can field, weakest first: the ladder of ``autograder check --ladder``.
+"""Teeko's opponents, weakest first: a random player, a greedy one and a plain minimax.
 
 Each is a function ``(position, rng) -> move`` that runs in the grader, seeded by the referee.
+The perfect player comes from the oracle (``autograder.oracle``), a layer above.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
 
-from autograder.oracle import Oracle
-from autograder.referee import Opponent, random_opponent
-from autograder.rules import Move, Position, legal_moves, opponent, outcome, play, winner
+from autograder.games.pack import Opponent
+from autograder.games.teeko.rules import (
+    Move,
+    Position,
+    legal_moves,
+    opponent,
+    outcome,
+    play,
+    winner,
+)
 
-__all__ = ["random_opponent", "greedy_opponent", "minimax_opponent", "perfect_opponent", "LADDER"]
+__all__ = ["random_opponent", "greedy_opponent", "minimax_opponent", "OPPONENTS"]
 
 _WIN = 10_000
 
@@ -72,19 +79,14 @@ def minimax_opponent(depth: int = 2) -> Opponent:
     return choose
 
 
-def perfect_opponent(oracle: Oracle) -> Opponent:
-    """Plays a move that keeps the true value (quickest win, slowest loss), from the oracle."""
-
-    def choose(pos: Position, rng: random.Random) -> Move:
-        return rng.choice(oracle.best_moves(pos))
-
-    return choose
+def random_opponent(pos: Position, rng: random.Random) -> Move:
+    """The course's random player: a uniformly random legal move."""
+    return rng.choice(list(legal_moves(pos)))
 
 
-# (name, how the report calls it, factory given the oracle, which only "perfect" needs)
-LADDER: tuple[tuple[str, str, Callable[[Oracle], Opponent]], ...] = (
-    ("random", "the random player", lambda _oracle: random_opponent),
-    ("greedy", "the greedy player", lambda _oracle: greedy_opponent),
-    ("minimax2", "the depth-2 minimax player", lambda _oracle: minimax_opponent(2)),
-    ("perfect", "the perfect player", perfect_opponent),
-)
+# id -> (how reports call it, the opponent): the ladder of ``check --ladder``, weakest first
+OPPONENTS: dict[str, tuple[str, Opponent]] = {
+    "random": ("the random player", random_opponent),
+    "greedy": ("the greedy player", greedy_opponent),
+    "minimax2": ("the depth-2 minimax player", minimax_opponent(2)),
+}

@@ -17,7 +17,8 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any, NamedTuple
 
-from autograder.variants import Variant, find_variant
+from autograder.games import pack
+from autograder.games.teeko.variants import Variant, find_variant
 
 __all__ = [
     "BLACK",
@@ -47,6 +48,7 @@ __all__ = [
     "BoardError",
     "start",
     "is_drop_phase",
+    "phase",
     "legal_moves",
     "is_legal",
     "check_move",
@@ -190,7 +192,7 @@ class Outcome:
     winner: str | None  # None for a draw
 
 
-class MoveError(ValueError):
+class MoveError(pack.MoveError):
     """A move the referee cannot accept; the message says why in the student's terms."""
 
 
@@ -213,6 +215,11 @@ def start(variant: Variant) -> Position:
 def is_drop_phase(pos: Position) -> bool:
     """True while the side to move still has markers to place."""
     return count(pos.pieces(pos.turn)) < MARKERS
+
+
+def phase(pos: Position) -> str:
+    """The rubric's name for the phase of ``pos``: ``"drop"`` or ``"move"``."""
+    return "drop" if is_drop_phase(pos) else "move"
 
 
 def legal_moves(pos: Position) -> Iterator[Move]:

@@ -1,8 +1,10 @@
 """The rubric: points, tiers, probe counts and limits, read from a TOML file and checked whole.
 
-Each option is declared once in ``OPTIONS`` (table, key, type, doc); loading, validation and
-the reference table in docs/rubric.md all come from that declaration. Unknown keys are errors:
-a typo in a points table must not change grades silently.
+Each option is declared once (table, key, type, doc): the fixed ones in ``OPTIONS``, the ones
+per phase of the game (``rules.drop_points``, ``play.move_probes`` ...) by :func:`options`
+from the game's phases; loading, validation and the reference table in docs/rubric.md all
+come from that declaration. Unknown keys are errors: a typo in a points table must not change
+grades silently. Each game pack ships its default rubric (``games/<pack>/rubric.toml``).
 """
 
 from __future__ import annotations
@@ -10,12 +12,13 @@ from __future__ import annotations
 import re
 import tomllib
 from dataclasses import dataclass
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
 from autograder.errors import GraderError
-from autograder.host import Limits
+from autograder.games.pack import GamePack
+from autograder.play.launch import Limits
+from autograder.play.referee import Plan
 
 __all__ = [
     "Rubric",
@@ -23,22 +26,19 @@ __all__ = [
     "PhasePoints",
     "Tier",
     "OPTIONS",
+    "options",
     "load_rubric",
-    "DEFAULT_RUBRIC",
     "reference",
+    "PHASE_CRITERIA",
 ]
-
-DEFAULT_RUBRIC = "course.toml"
 
 # (table, key) -> (type, one-line doc)
 OPTIONS: dict[tuple[str, str], tuple[type, str]] = {
     ("", "title"): (str, "the rubric's name, shown in every report"),
     ("play", "games"): (int, "games against the seeded random player; the AI's colour alternates"),
     ("play", "ply_cap"): (int, "plies in a game before it ends as a draw"),
-    ("play", "drop_probes"): (int, "seeded drop-phase positions the AI must move from"),
-    ("play", "move_probes"): (int, "seeded move-phase positions the AI must move from"),
     ("limits", "call_seconds"): (float, "a call still running after this is killed (timeout)"),
-    ("limits", "import_seconds"): (float, "importing game.py and constructing the player"),
+    ("limits", "import_seconds"): (float, "importing the submission, and constructing the player"),
     ("limits", "timeouts_before_giving_up"): (
         int,
         "after this many timeouts the remaining calls count as timeouts without waiting",
@@ -64,17 +64,12 @@ OPTIONS: dict[tuple[str, str], tuple[type, str]] = {
         "third-party packages a fenced submission may import, where the grader's Python has "
         "them; the standard library is always there",
     ),
-    ("rules", "drop_points"): (int, "no illegal move in the drop phase"),
-    ("rules", "move_points"): (int, "no illegal move in the move phase"),
-    ("state", "drop_points"): (int, "make_move never changed state or the board, drop phase"),
-    ("state", "move_points"): (int, "make_move never changed state or the board, move phase"),
-    ("format", "drop_points"): (int, "every drop-phase move was exactly [(row, col)]"),
-    ("format", "move_points"): (int, "every move-phase move was exactly [(row, col), (row, col)]"),
     ("time", "tiers"): (list, "{seconds, points}: the first tier the slowest move fits earns"),
     ("wins", "tiers"): (list, "{wins, points}: the first tier the games won reach earns"),
     ("output", "penalty"): (int, "points taken off when anything is printed outside main()"),
     ("packaging", "penalty"): (int, "points taken off a badly named or badly filled zip"),
     ("packaging", "pattern"): (str, "regular expression for the zip name, with a netid group"),
+    ("packaging", "example"): (str, "the zip name students are told to use"),
     ("extras", "ladder_games"): (int, "games against each ladder rung, random to perfect (0: off)"),
     ("extras", "move_quality"): (bool, "rate every probe move against perfect play"),
     ("extras", "puzzles"): (int, "win-in-1, block and win-in-3 puzzles of each kind (0: off)"),
@@ -88,6 +83,7 @@ OPTIONAL: dict[tuple[str, str], Any] = {
     ("limits", "processes"): Limits.processes,
     ("limits", "open_files"): Limits.open_files,
     ("limits", "packages"): list(Limits.packages),
+    ("packaging", "example"): "hw8_<netid>.zip",
     ("extras", "ladder_games"): 0,
     ("extras", "move_quality"): False,
     ("extras", "puzzles"): 0,
@@ -95,14 +91,42 @@ OPTIONAL: dict[tuple[str, str], Any] = {
 }
 
 
+# criterion id -> what earns its points in a phase
+PHASE_CRITERIA = {
+    "rules": "no illegal move in the {phase} phase",
+    "state": "make_move never changed state or the board in the {phase} phase",
+    "format": "every {phase}-phase move had the homework's exact format",
+}
+
+
+def options(phases: tuple[str, ...]) -> dict[tuple[str, str], tuple[type, str]]:
+    """Every option of a rubric for a game with these phases, in the order docs list them."""
+    per_phase: dict[tuple[str, str], tuple[type, str]] = {
+        ("play", f"{phase}_probes"): (int, f"seeded {phase}-phase positions the AI must move from")
+        for phase in phases
+    }
+    for ident, doc in PHASE_CRITERIA.items():
+        per_phase |= {(ident, f"{p}_points"): (int, doc.format(phase=p)) for p in phases}
+    ordered = dict(list(OPTIONS.items())[:3]) | {
+        k: v for k, v in per_phase.items() if k[0] == "play"
+    }
+    ordered |= {k: v for k, v in OPTIONS.items() if k not in ordered and k[0] == "limits"}
+    ordered |= {k: v for k, v in per_phase.items() if k[0] != "play"}
+    return ordered | {k: v for k, v in OPTIONS.items() if k not in ordered}
+
+
 @dataclass(frozen=True)
 class PhasePoints:
-    drop: int
-    move: int
+    """A criterion's points per phase of the game, in the game's order."""
+
+    points: tuple[tuple[str, int], ...]
+
+    def of(self, phase: str) -> int:
+        return dict(self.points).get(phase, 0)
 
     @property
     def total(self) -> int:
-        return self.drop + self.move
+        return sum(points for _, points in self.points)
 
 
 @dataclass(frozen=True)
@@ -131,10 +155,10 @@ class ExtraOptions:
 class Rubric:
     title: str
     source: str
+    phases: tuple[str, ...]  # the game's, in order
     games: int
     ply_cap: int
-    drop_probes: int
-    move_probes: int
+    probes: tuple[tuple[str, int], ...]  # phase -> positions asked
     limits: Limits
     timeouts_before_giving_up: int
     submission_seconds: float
@@ -146,18 +170,34 @@ class Rubric:
     output_penalty: int
     packaging_penalty: int
     packaging_pattern: str
+    packaging_example: str = "hw8_<netid>.zip"
     extras: ExtraOptions = ExtraOptions()
+
+    def max_points(self, ident: str) -> int:
+        """The most a criterion can earn (0 for a penalty)."""
+        if ident in ("rules", "state", "format"):
+            points: PhasePoints = getattr(self, ident)
+            return points.total
+        tiers = {"time": self.time_tiers, "wins": self.win_tiers}.get(ident, ())
+        return max((t.points for t in tiers), default=0)
 
     @property
     def max_score(self) -> int:
-        best_time = max((t.points for t in self.time_tiers), default=0)
-        best_wins = max((t.points for t in self.win_tiers), default=0)
-        return self.rules.total + self.state.total + self.format.total + best_time + best_wins
+        return sum(self.max_points(ident) for ident in ("rules", "state", "format", "time", "wins"))
+
+    @property
+    def plan(self) -> Plan:
+        """What the referee is to play and ask."""
+        return Plan(
+            self.games, self.ply_cap, self.probes, self.limits, self.timeouts_before_giving_up
+        )
 
 
-def _flatten(data: dict[str, Any], where: str) -> dict[tuple[str, str], Any]:
+def _flatten(
+    data: dict[str, Any], where: str, declared: dict[tuple[str, str], tuple[type, str]]
+) -> dict[tuple[str, str], Any]:
     values: dict[tuple[str, str], Any] = {}
-    tables = {table for table, _ in OPTIONS if table}
+    tables = {table for table, _ in declared if table}
     for key, value in data.items():
         if isinstance(value, dict):
             if key not in tables:
@@ -168,8 +208,8 @@ def _flatten(data: dict[str, Any], where: str) -> dict[tuple[str, str], Any]:
         else:
             values[("", key)] = value
     for name in values:
-        if name not in OPTIONS:
-            known = ", ".join(k for t, k in OPTIONS if t == name[0])
+        if name not in declared:
+            known = ", ".join(k for t, k in declared if t == name[0])
             raise GraderError(f"{where}: unknown key {_label(name)!r}; [{name[0]}] takes {known}")
     return values
 
@@ -187,8 +227,7 @@ _KINDS = {
 }
 
 
-def _checked(name: tuple[str, str], value: Any, where: str) -> Any:
-    kind, _ = OPTIONS[name]
+def _checked(name: tuple[str, str], kind: type, value: Any, where: str) -> Any:
     ok = isinstance(value, kind) and (kind is bool or not isinstance(value, bool))
     if kind is float and isinstance(value, int) and not isinstance(value, bool):
         value, ok = float(value), True
@@ -225,14 +264,14 @@ def _packages(value: list[Any], where: str) -> tuple[str, ...]:
     return tuple(value)
 
 
-def load_rubric(path: str | Path | None = None) -> Rubric:
-    """The rubric in ``path``, or the course's default when None.
+def load_rubric(path: str | Path | None, pack: GamePack) -> Rubric:
+    """The rubric in ``path`` for a game of ``pack``, or the pack's default when None.
 
     :raises GraderError: one sentence naming the file, the key, the bad value and what is allowed.
     """
     if path is None:
-        text = resources.files("autograder.rubrics").joinpath(DEFAULT_RUBRIC).read_text("utf-8")
-        where = f"built-in rubric {DEFAULT_RUBRIC}"
+        text = pack.rubric.read_text("utf-8")
+        where = f"built-in rubric of {pack.name}"
     else:
         where = str(path)
         try:
@@ -243,11 +282,16 @@ def load_rubric(path: str | Path | None = None) -> Rubric:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
         raise GraderError(f"{where} is not valid TOML: {err}") from err
-    given = {**OPTIONAL, **_flatten(data, where)}
-    missing = [_label(name) for name in OPTIONS if name not in given]
+    declared = options(pack.phases)
+    given = {**OPTIONAL, **_flatten(data, where, declared)}
+    missing = [_label(name) for name in declared if name not in given]
     if missing:
         raise GraderError(f"{where}: missing {', '.join(missing)}")
-    v = {name: _checked(name, value, where) for name, value in given.items()}
+    v = {name: _checked(name, declared[name][0], value, where) for name, value in given.items()}
+
+    def per_phase(table: str, suffix: str) -> tuple[tuple[str, int], ...]:
+        return tuple((phase, v[(table, f"{phase}_{suffix}")]) for phase in pack.phases)
+
     pattern = v[("packaging", "pattern")]
     try:
         re.compile(pattern)
@@ -256,10 +300,10 @@ def load_rubric(path: str | Path | None = None) -> Rubric:
     return Rubric(
         title=v[("", "title")],
         source=where,
+        phases=pack.phases,
         games=v[("play", "games")],
         ply_cap=v[("play", "ply_cap")],
-        drop_probes=v[("play", "drop_probes")],
-        move_probes=v[("play", "move_probes")],
+        probes=per_phase("play", "probes"),
         limits=Limits(
             call_seconds=v[("limits", "call_seconds")],
             import_seconds=v[("limits", "import_seconds")],
@@ -272,14 +316,15 @@ def load_rubric(path: str | Path | None = None) -> Rubric:
         ),
         timeouts_before_giving_up=v[("limits", "timeouts_before_giving_up")],
         submission_seconds=v[("limits", "submission_seconds")],
-        rules=PhasePoints(v[("rules", "drop_points")], v[("rules", "move_points")]),
-        state=PhasePoints(v[("state", "drop_points")], v[("state", "move_points")]),
-        format=PhasePoints(v[("format", "drop_points")], v[("format", "move_points")]),
+        rules=PhasePoints(per_phase("rules", "points")),
+        state=PhasePoints(per_phase("state", "points")),
+        format=PhasePoints(per_phase("format", "points")),
         time_tiers=_tiers(v[("time", "tiers")], "seconds", "time", where),
         win_tiers=_tiers(v[("wins", "tiers")], "wins", "wins", where),
         output_penalty=v[("output", "penalty")],
         packaging_penalty=v[("packaging", "penalty")],
         packaging_pattern=pattern,
+        packaging_example=v[("packaging", "example")],
         extras=ExtraOptions(
             ladder_games=v[("extras", "ladder_games")],
             move_quality=v[("extras", "move_quality")],
@@ -289,10 +334,10 @@ def load_rubric(path: str | Path | None = None) -> Rubric:
     )
 
 
-def reference() -> str:
-    """The Markdown table of every rubric option, for docs/rubric.md."""
+def reference(pack: GamePack) -> str:
+    """The Markdown table of every rubric option for ``pack``'s games, for docs/rubric.md."""
     rows = ["| key | type | meaning |", "| --- | --- | --- |"]
-    for name, (kind, doc) in OPTIONS.items():
+    for name, (kind, doc) in options(pack.phases).items():
         default = f" (optional, default {OPTIONAL[name]!r})" if name in OPTIONAL else ""
         rows.append(f"| `{_label(name)}` | {kind.__name__} | {doc}{default} |")
     return "\n".join(rows)

@@ -1,5 +1,5 @@
-"""Turning what a student hands in (a game.py, a folder or a zip) into a private folder that
-holds exactly the submission's files, game.py among them.
+"""Turning what a student hands in (a file, a folder or a zip) into a private folder that holds
+exactly the submission's files, the homework's main file (``game.py``) among them.
 
 Archives are unpacked by hand, entry by entry, so nothing lands outside the work folder:
 absolute paths, ``..``, symlinks, over-long names and a file and a folder of the same name are
@@ -21,13 +21,16 @@ from pathlib import Path, PurePosixPath
 from typing import IO
 
 from autograder.errors import GraderError
-from autograder.untrusted import clean
-from autograder.variants import VARIANTS, Variant, find_variant
+from autograder.games import defined_classes, find_assignment, infer_assignment, player_classes
+from autograder.games.pack import Assignment
+from autograder.play.untrusted import clean
 
 __all__ = [
     "Submission",
     "open_submission",
-    "infer_variant",
+    "choose_assignment",
+    "packaging_problems",
+    "is_junk",
     "unpack",
     "MAX_UNPACKED",
     "MAX_ENTRIES",
@@ -37,48 +40,64 @@ MAX_UNPACKED = 50 << 20  # bytes, all entries together
 MAX_ENTRIES = 500
 MAX_NAME = 255  # bytes in one file or folder name, as most file systems allow
 MAX_PATH = 1024  # characters in a path inside a submission
-_IGNORED = ("__MACOSX/", ".DS_Store", "__pycache__/")
+_JUNK = frozenset({"__MACOSX", "__pycache__", "Thumbs.db", "desktop.ini"})
 
 
 @dataclass(frozen=True)
 class Submission:
-    source_dir: Path  # the folder holding game.py (and any helper modules)
+    source_dir: Path  # the folder holding the main file (and any helper modules)
     label: str  # how reports name it
-    packaging: list[str] | None  # problems with the zip; None when it was not a zip
+    archive: str | None = None  # the zip's name, when it came as a zip
+    names: tuple[str, ...] = ()  # the files the zip held
 
 
-def _ignored(name: str) -> bool:
-    return any(part in name for part in _IGNORED) or name.endswith(".pyc")
+def is_junk(name: str) -> bool:
+    """Whether a file or folder name is an operating system's or a tool's leftover (macOS
+    resource forks and ``.DS_Store``, caches, hidden files): never a student's work."""
+    hidden = name.startswith(".") and name not in (".", "..")
+    return name in _JUNK or hidden or name.endswith(".pyc")
 
 
-def _find_game(root: Path, label: str) -> Path:
-    """The folder holding game.py: ``root`` itself or the single folder inside it that does."""
-    if (root / "game.py").is_file():
+def _junk_path(name: str) -> bool:
+    return any(is_junk(part) for part in PurePosixPath(name).parts)
+
+
+def _find_main(root: Path, main: str, label: str) -> Path:
+    """The folder holding ``main``: ``root`` itself or the single folder inside it that does."""
+    if (root / main).is_file():
         return root
-    found = [p.parent for p in root.rglob("game.py") if not _ignored(str(p.relative_to(root)))]
+    found = [p.parent for p in root.rglob(main) if not _junk_path(str(p.relative_to(root)))]
     nested = [p for p in found if p.parent == root]
     if len(found) == 1 and nested:
         return found[0]
     if not found:
-        return _missing(root, label)
-    places = ", ".join(sorted(str(p.relative_to(root) / "game.py") for p in found))
-    raise GraderError(f"{label} holds several game.py files ({places}); submit exactly one")
+        return _missing(root, main, label)
+    places = ", ".join(sorted(str(p.relative_to(root) / main) for p in found))
+    raise GraderError(f"{label} holds several {main} files ({places}); submit exactly one")
 
 
-def _missing(root: Path, label: str) -> Path:
-    others = sorted(p.name for p in root.rglob("*") if p.is_file() and not _ignored(str(p)))
+def _missing(root: Path, main: str, label: str) -> Path:
+    others = sorted(
+        p.name for p in root.rglob("*") if p.is_file() and not _junk_path(str(p.relative_to(root)))
+    )
     hint = f" (it holds {', '.join(others[:5])})" if others else " (it is empty)"
     if any(name.endswith(".ipynb") for name in others):
-        hint += "; a notebook is not accepted: export it to game.py"
-    raise GraderError(f"{label} holds no game.py{hint}")
+        hint += f"; a notebook is not accepted: export it to {main}"
+    raise GraderError(f"{label} holds no {main}{hint}")
 
 
 def unpack(
-    archive: Path, target: Path, *, max_bytes: int = MAX_UNPACKED, max_entries: int = MAX_ENTRIES
+    archive: Path,
+    target: Path,
+    main: str = "game.py",
+    *,
+    max_bytes: int = MAX_UNPACKED,
+    max_entries: int = MAX_ENTRIES,
 ) -> list[str]:
     """Extract ``archive`` safely into ``target``; returns the names of the files it held.
 
-    Nothing is written outside ``target``; ``__MACOSX/``, ``.DS_Store`` and caches are skipped.
+    Nothing is written outside ``target``; junk (``__MACOSX/``, ``.DS_Store``, caches, hidden
+    files) is skipped. ``main`` names the homework's file in the advice of a message.
 
     :raises GraderError: for an unreadable or damaged zip, an entry pointing outside (``..``,
         absolute), a symlink, more than ``max_entries`` entries or more than ``max_bytes``
@@ -88,7 +107,7 @@ def unpack(
     try:
         bundle = zipfile.ZipFile(archive)
     except zipfile.BadZipFile:
-        raise GraderError(f"{label} is not a readable zip file; zip game.py again") from None
+        raise GraderError(f"{label} is not a readable zip file; zip {main} again") from None
     except OSError as err:
         raise GraderError(f"cannot read {archive}: {err.strerror}") from None
     names: list[str] = []
@@ -99,11 +118,11 @@ def unpack(
         total = 0
         for entry in entries:
             name = entry.filename
-            if _ignored(name):
-                continue
             path = PurePosixPath(name)
             if path.is_absolute() or ".." in path.parts or "\\" in name:
                 raise GraderError(f"{label} holds the entry {name!r}, which points outside the zip")
+            if _junk_path(name):
+                continue
             _check_name(label, name, path.parts)
             if stat.S_ISLNK(entry.external_attr >> 16):
                 raise GraderError(f"{label} holds the symlink {name!r}; zip the file itself")
@@ -112,7 +131,7 @@ def unpack(
             total += entry.file_size
             if total > max_bytes:
                 raise GraderError(
-                    f"{label} unpacks to more than {max_bytes >> 20} MB; submit only game.py"
+                    f"{label} unpacks to more than {max_bytes >> 20} MB; submit only {main}"
                 )
             destination = target.joinpath(*path.parts)
             _make_parent(destination, target, label, name)
@@ -166,18 +185,23 @@ def _copy_capped(source: IO[bytes], sink: IO[bytes], declared: int, cap: int, la
         sink.write(chunk)
 
 
-def _packaging_problems(archive: Path, names: list[str], pattern: str) -> list[str]:
+def packaging_problems(
+    submission: Submission, pattern: str, example: str, files: tuple[str, ...]
+) -> list[str] | None:
+    """What is wrong with how a zip was made: its name (``pattern``, told as ``example``) and
+    anything beside the homework's ``files``. None when the submission was no zip."""
+    if submission.archive is None:
+        return None
     problems = []
-    if not re.fullmatch(pattern, archive.name):
-        problems.append(f"the zip is named {archive.name!r}, not hw8_<netid>.zip")
-    extra = sorted(n for n in names if n != "game.py")
+    if not re.fullmatch(pattern, submission.archive):
+        problems.append(f"the zip is named {submission.archive!r}, not {example}")
+    extra = sorted(n for n in submission.names if n not in files)
     if extra:
-        problems.append(f"the zip should hold only game.py at its top level, but holds {extra[:5]}")
+        wanted = " and ".join(files)
+        problems.append(
+            f"the zip should hold only {wanted} at its top level, but holds {extra[:5]}"
+        )
     return problems
-
-
-def _junk_part(name: str) -> bool:
-    return name.startswith(".") or name in ("__pycache__", "__MACOSX") or name.endswith(".pyc")
 
 
 def _copy_folder(folder: Path, target: Path, label: str, budget: list[int]) -> None:
@@ -187,10 +211,10 @@ def _copy_folder(folder: Path, target: Path, label: str, budget: list[int]) -> N
     :raises GraderError: for a symlink, or a folder too large or with too many files.
     """
     for root, dirs, names in os.walk(folder):
-        dirs[:] = sorted(d for d in dirs if not _junk_part(d))
+        dirs[:] = sorted(d for d in dirs if not is_junk(d))
         here = Path(root)
         for name in [*dirs, *sorted(names)]:
-            if _junk_part(name):
+            if is_junk(name):
                 continue
             path = here / name
             shown = path.relative_to(folder.parent)
@@ -212,10 +236,12 @@ def _take(budget: list[int], size: int, label: str, name: str) -> None:
     if budget[0] < 0:
         raise GraderError(
             f"{label} holds more than {MAX_UNPACKED >> 20} MB ({name!r} is {size >> 20} MB); "
-            "submit only game.py and the modules it imports"
+            "submit only your homework's files and the modules they import"
         )
     if budget[1] < 0:
-        raise GraderError(f"{label} holds more than {MAX_ENTRIES} files; submit only game.py")
+        raise GraderError(
+            f"{label} holds more than {MAX_ENTRIES} files; submit only your homework's files"
+        )
 
 
 def _local_imports(source: bytes) -> set[str]:
@@ -237,12 +263,12 @@ def _local_imports(source: bytes) -> set[str]:
     return names
 
 
-def _with_its_modules(path: Path, target: Path, label: str) -> None:
-    """``path`` as ``target/game.py``, and the modules beside it that it imports, recursively."""
+def _with_its_modules(path: Path, target: Path, main: str, label: str) -> None:
+    """``path`` as ``target/<main>``, and the modules beside it that it imports, recursively."""
     budget = [MAX_UNPACKED, MAX_ENTRIES]
     target.mkdir(parents=True, exist_ok=True)
     _take(budget, path.stat().st_size, label, path.name)
-    pending = [(path, target / "game.py")]
+    pending = [(path, target / main)]
     seen = {path.resolve()}
     while pending:
         source, destination = pending.pop()
@@ -259,9 +285,9 @@ def _with_its_modules(path: Path, target: Path, label: str) -> None:
                 _copy_folder(package, target / name, label, budget)
 
 
-def open_submission(path: Path, workdir: Path, packaging_pattern: str) -> Submission:
+def open_submission(path: Path, workdir: Path, main: str = "game.py") -> Submission:
     """A private folder in ``workdir`` holding exactly the submission in ``path`` (a .py file,
-    a folder or a zip), and how reports name it.
+    a folder or a zip) with the homework's ``main`` file, and how reports name it.
 
     :raises GraderError: when there is nothing gradable, in one sentence saying what to submit.
     """
@@ -273,44 +299,43 @@ def open_submission(path: Path, workdir: Path, packaging_pattern: str) -> Submis
         if path.is_dir():
             _copy_folder(path, target, label, [MAX_UNPACKED, MAX_ENTRIES])
             target.mkdir(parents=True, exist_ok=True)
-            return Submission(_find_game(target, label), label, None)
+            return Submission(_find_main(target, main, label), label)
         if zipfile.is_zipfile(path) or path.suffix.lower() == ".zip":
             target.mkdir(parents=True, exist_ok=True)
-            names = unpack(path, target)
-            problems = _packaging_problems(path, names, packaging_pattern)
-            return Submission(_find_game(target, clean(path.name, 300)), label, problems)
+            names = unpack(path, target, main)
+            found = _find_main(target, main, clean(path.name, 300))
+            return Submission(found, label, path.name, tuple(names))
         if path.suffix == ".py":
-            _with_its_modules(path, target, label)
-            shown = label if path.name == "game.py" else f"{label} (graded as game.py)"
-            return Submission(target, shown, None)
+            _with_its_modules(path, target, main, label)
+            shown = label if path.name == main else f"{label} (graded as {main})"
+            return Submission(target, shown)
     except OSError as err:
         raise GraderError(f"cannot read {label}: {err.strerror or err}") from None
-    raise GraderError(f"{label} is not a game.py, a folder or a zip; submit game.py")
+    raise GraderError(f"{label} is not a {main}, a folder or a zip; submit {main}")
 
 
-_CLASS = re.compile(rb"^\s*class\s+(\w+)", re.MULTILINE)
+def choose_assignment(
+    name: str | None, submission: Submission, main: str
+) -> tuple[Assignment, str | None]:
+    """The assignment ``name`` (when given), else the one whose player class the submission's
+    ``main`` file defines; with a sentence saying it was inferred (None when it was given).
 
-
-def infer_variant(source_dir: Path) -> tuple[Variant, str]:
-    """The variant named by the player class in game.py, and a sentence saying how it was chosen.
-
-    :raises GraderError: when no known player class is defined.
+    :raises GraderError: for an unknown name, or when no known player class is defined.
     """
+    if name:
+        try:
+            return find_assignment(name), None
+        except KeyError as err:
+            raise GraderError(f"--assignment: {err}") from None
     try:
-        text = (source_dir / "game.py").read_bytes()
+        text = (submission.source_dir / main).read_bytes()
     except OSError as err:
-        raise GraderError(f"cannot read {source_dir / 'game.py'}: {err.strerror}") from None
-    classes = [m.decode("ascii", "replace") for m in _CLASS.findall(text)]
-    by_class: dict[str, Variant] = {}
-    for variant in VARIANTS.values():
-        by_class.setdefault(variant.player_class, variant)
-    for name in classes:
-        if name in by_class:
-            variant = find_variant(by_class[name].name)
-            return variant, f"assignment {variant.name} inferred from class {name}"
-    known = " or ".join(by_class)
-    found = ", ".join(classes) or "none"
-    raise GraderError(
-        f"cannot tell the assignment: game.py defines no {known} (classes found: {found}); "
-        "pass --assignment"
-    )
+        raise GraderError(f"cannot read {main}: {err.strerror}") from None
+    found = infer_assignment(text)
+    if found is None:
+        classes = ", ".join(defined_classes(text)) or "none"
+        raise GraderError(
+            f"cannot tell the assignment: {main} defines no {' or '.join(player_classes())} "
+            f"(classes found: {classes}); pass --assignment"
+        )
+    return found

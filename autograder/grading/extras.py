@@ -10,20 +10,12 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
-from autograder.oracle import Oracle, OracleError, load
-from autograder.referee import (
-    Call,
-    Game,
-    Spawner,
-    ask_positions,
-    make_budget,
-    play_game,
-    random_position,
-)
-from autograder.rubric import ExtraOptions, Rubric
-from autograder.rules import Position, play
-from autograder.variants import Variant
+from autograder.games.pack import Assignment
+from autograder.grading.rubric import ExtraOptions, Rubric
+from autograder.oracle import PERFECT, Oracle, OracleError, oracle_for, perfect_opponent
+from autograder.play.referee import Budget, Call, Game, Referee, Spawner
 
 __all__ = ["Rung", "Judged", "Puzzle", "Extras", "run_extras", "PUZZLE_KINDS"]
 
@@ -75,34 +67,35 @@ class Extras:
     challenge: tuple[Game, ...] = ()
 
 
-def _load_oracle(variant: Variant) -> tuple[Oracle | None, str | None]:
+def _load_oracle(assignment: Assignment) -> tuple[Oracle | None, str | None]:
     try:
-        return load(variant), None
+        return oracle_for(assignment), None
     except OracleError as err:
         return None, f"perfect-play features skipped: {err}"
 
 
-def _value(oracle: Oracle, pos: Position) -> tuple[str, int | None]:
+def _value(oracle: Oracle, pos: Any) -> tuple[str, int | None]:
     verdict = oracle.value(pos)
     return verdict.value, verdict.plies
 
 
-def _after(oracle: Oracle, pos: Position, call: Call) -> tuple[str, int | None]:
-    assert call.move is not None
-    verdict = oracle.value(play(pos, call.move)).after_move()
+def _after(oracle: Oracle, assignment: Assignment, call: Call) -> tuple[str, int | None]:
+    verdict = oracle.value(assignment.pack.play(call.position, call.move)).after_move()
     return verdict.value, verdict.plies
 
 
-def judge_moves(oracle: Oracle, calls: Sequence[Call]) -> tuple[Judged, ...]:
+def judge_moves(
+    oracle: Oracle, assignment: Assignment, calls: Sequence[Call]
+) -> tuple[Judged, ...]:
     """Every legal probe move with the position's value before and after it."""
     return tuple(
-        Judged(call, _value(oracle, call.position), _after(oracle, call.position, call))
+        Judged(call, _value(oracle, call.position), _after(oracle, assignment, call))
         for call in calls
         if call.move is not None
     )
 
 
-def _kind(oracle: Oracle, pos: Position) -> str | None:
+def _kind(oracle: Oracle, pos: Any) -> str | None:
     value, plies = _value(oracle, pos)
     if value == "win" and plies == 1:
         return "win in 1"
@@ -115,14 +108,14 @@ def _kind(oracle: Oracle, pos: Position) -> str | None:
     return None
 
 
-def find_puzzles(oracle: Oracle, variant: Variant, seed: int, each: int) -> list[Position]:
+def find_puzzles(oracle: Oracle, assignment: Assignment, seed: int, each: int) -> list[Any]:
     """Seeded positions from random games, ``each`` of every kind (fewer if none turn up)."""
     rng = random.Random(f"puzzles:{seed}")
-    found: dict[str, list[Position]] = {kind: [] for kind in PUZZLE_KINDS}
+    found: dict[str, list[Any]] = {kind: [] for kind in PUZZLE_KINDS}
     for _ in range(4000):
         if all(len(v) >= each for v in found.values()):
             break
-        pos = random_position(variant, rng, rng.randint(5, 40))
+        pos = assignment.pack.random_position(assignment.variant, rng, rng.randint(5, 40))
         if pos is None:
             continue
         kind = _kind(oracle, pos)
@@ -143,71 +136,47 @@ def _solved(kind: str, judged: Judged) -> bool:
     return value == "win" and plies is not None and plies <= (1 if kind == "win in 1" else 3)
 
 
-def _ask_challenge(make: Spawner, variant: Variant, rubric: Rubric, seed: int) -> bool | None:
-    with make(seed) as proc:
-        if not proc.start().ok:
-            return None
-        request = {"op": "new", "cls": variant.player_class, "piece": "b"}
-        if not proc.request(request, rubric.limits.import_seconds, "__init__").ok:
-            return None
-        reply = proc.request({"op": "challenge"}, rubric.limits.call_seconds, "run_challenge_test")
-    return reply.ok and reply.data.get("opted_in") is True
-
-
 def run_extras(
     make: Spawner,
-    variant: Variant,
+    assignment: Assignment,
     rubric: Rubric,
     seed: int,
     probes: Sequence[Call],
     options: ExtraOptions,
 ) -> Extras:
     """Play and ask what ``options`` switch on; never raises for anything the submission does."""
-    from autograder.opponents import LADDER, perfect_opponent
-
     notes: list[str] = []
     oracle: Oracle | None = None
     if options.move_quality or options.puzzles or options.challenge_games or options.ladder_games:
-        oracle, problem = _load_oracle(variant)
+        oracle, problem = _load_oracle(assignment)
         if problem:
             notes.append(problem)
-    budget = make_budget(rubric)
-    ladder = []
-    for name, called, factory in LADDER if options.ladder_games else ():
-        if name == "perfect" and oracle is None:
-            continue
-        games = tuple(
-            play_game(make, variant, n, seed, rubric, budget, factory(oracle), called, name)
-            for n in range(1, options.ladder_games + 1)
-        )
-        ladder.append(Rung(name, games))
-    quality = judge_moves(oracle, probes) if options.move_quality and oracle else ()
+    referee = Referee(
+        make, assignment, rubric.plan, seed, Budget(rubric.plan.timeouts_before_giving_up)
+    )
+    rungs = dict(assignment.pack.opponents)
+    if oracle is not None:
+        rungs["perfect"] = (PERFECT, perfect_opponent(oracle))
+    ladder = [
+        Rung(ident, tuple(referee.game(n, rung, ident) for n in range(1, options.ladder_games + 1)))
+        for ident, rung in (rungs.items() if options.ladder_games else ())
+    ]
+    quality = judge_moves(oracle, assignment, probes) if options.move_quality and oracle else ()
     puzzles: list[Puzzle] = []
     if options.puzzles and oracle is not None:
-        positions = find_puzzles(oracle, variant, seed, options.puzzles)
-        calls, _, _ = ask_positions(make, variant, positions, rubric.limits, budget, seed, "puzzle")
+        positions = find_puzzles(oracle, assignment, seed, options.puzzles)
+        calls, _, _ = referee.ask(positions, "puzzle")
         for call in calls:
             kind = _kind(oracle, call.position) or "?"
-            judged = judge_moves(oracle, [call])
+            judged = judge_moves(oracle, assignment, [call])
             puzzles.append(Puzzle(kind, call, bool(judged) and _solved(kind, judged[0])))
     opted_in = None
     challenge: tuple[Game, ...] = ()
     if options.challenge_games and oracle is not None:
-        opted_in = _ask_challenge(make, variant, rubric, seed)
+        opted_in = referee.opted_in()
         if opted_in:
-            perfect = perfect_opponent(oracle)
+            perfect = (PERFECT, perfect_opponent(oracle))
             challenge = tuple(
-                play_game(
-                    make,
-                    variant,
-                    n,
-                    seed,
-                    rubric,
-                    budget,
-                    perfect,
-                    "the perfect player",
-                    "challenge",
-                )
-                for n in range(1, options.challenge_games + 1)
+                referee.game(n, perfect, "challenge") for n in range(1, options.challenge_games + 1)
             )
     return Extras(tuple(notes), tuple(ladder), quality, tuple(puzzles), opted_in, challenge)

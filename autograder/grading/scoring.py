@@ -10,12 +10,20 @@ import math
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from autograder.host import Status
-from autograder.referee import SHOWN_BEFORE, Call, Session
-from autograder.rubric import PhasePoints, Rubric, Tier
-from autograder.rules import render
+from autograder.grading.rubric import PhasePoints, Rubric, Tier
+from autograder.play.host import Status
+from autograder.play.referee import SHOWN_BEFORE, Call, Session
 
-__all__ = ["CRITERIA", "Evidence", "Criterion", "Grade", "score", "EVIDENCE_SHOWN"]
+__all__ = [
+    "CRITERIA",
+    "GRADED",
+    "Evidence",
+    "Criterion",
+    "Grade",
+    "score",
+    "zero_criteria",
+    "EVIDENCE_SHOWN",
+]
 
 # Criterion ids (KIT_SPEC §4) and their names, in report order.
 CRITERIA = {
@@ -28,7 +36,6 @@ CRITERIA = {
     "packaging": "packaging",
 }
 EVIDENCE_SHOWN = 3  # examples kept per criterion; the summary gives the full count
-PHASES = ("drop", "move")
 
 
 @dataclass(frozen=True)
@@ -52,6 +59,7 @@ class Criterion:
 @dataclass(frozen=True)
 class Grade:
     session: Session
+    rubric: Rubric
     criteria: tuple[Criterion, ...]
 
     @property
@@ -60,17 +68,21 @@ class Grade:
 
     @property
     def max_score(self) -> int:
-        return self.session.rubric.max_score
+        return self.rubric.max_score
 
 
-def _evidence(call: Call, problem: str) -> Evidence:
-    return Evidence(call.where, problem, render(call.position), call.returned)
+def _board(session: Session, position: object) -> str:
+    return session.assignment.pack.render(position)
+
+
+def _evidence(session: Session, call: Call, problem: str) -> Evidence:
+    return Evidence(call.where, problem, _board(session, call.position), call.returned)
 
 
 def _phase_criterion(
+    session: Session,
     ident: str,
     points: PhasePoints,
-    calls: tuple[Call, ...],
     failure: Callable[[Call], str | None],
     counts: Callable[[Call], bool],
     wrong: str,
@@ -80,15 +92,15 @@ def _phase_criterion(
     earned = 0
     parts: list[str] = []
     evidence: list[Evidence] = []
-    for phase in PHASES:
-        worth = getattr(points, phase)
-        relevant = [c for c in calls if c.phase == phase and counts(c)]
+    for phase, worth in points.points:
+        relevant = [c for c in session.calls if c.phase == phase and counts(c)]
         failed = [(c, problem) for c in relevant if (problem := failure(c)) is not None]
         if not relevant:
             parts.append(f"{phase} phase 0/{worth}: no move came back to judge")
         elif failed:
             parts.append(f"{phase} phase 0/{worth}: {len(failed)} of {len(relevant)} moves {wrong}")
-            evidence.extend(_evidence(c, problem) for c, problem in failed[:EVIDENCE_SHOWN])
+            shown = failed[:EVIDENCE_SHOWN]
+            evidence.extend(_evidence(session, c, problem) for c, problem in shown)
         else:
             earned += worth
             parts.append(f"{phase} phase {worth}/{worth}: all {len(relevant)} moves fine")
@@ -107,8 +119,9 @@ def _tier(tiers: tuple[Tier, ...], fits: Callable[[Tier], bool]) -> int:
     return next((t.points for t in tiers if fits(t)), 0)
 
 
-def _time(rubric: Rubric, calls: tuple[Call, ...]) -> Criterion:
-    best = max((t.points for t in rubric.time_tiers), default=0)
+def _time(session: Session, rubric: Rubric) -> Criterion:
+    best = rubric.max_points("time")
+    calls = session.calls
     answered = [c for c in calls if c.answered]
     timed_out = [c for c in calls if c.status is Status.TIMEOUT]
     if not answered and not timed_out:
@@ -121,7 +134,9 @@ def _time(rubric: Rubric, calls: tuple[Call, ...]) -> Criterion:
     evidence: tuple[Evidence, ...] = ()
     if points < best:
         slow = sorted(answered + timed_out, key=lambda c: -c.seconds)[:EVIDENCE_SHOWN]
-        evidence = tuple(_evidence(c, c.error or f"took {_took(c)}") for c in slow if c.seconds > 0)
+        evidence = tuple(
+            _evidence(session, c, c.error or f"took {_took(c)}") for c in slow if c.seconds > 0
+        )
     return Criterion("time", CRITERIA["time"], points, best, summary, evidence)
 
 
@@ -135,31 +150,25 @@ def _took(call: Call) -> str:
     return shown
 
 
-def _wins(session: Session) -> Criterion:
-    rubric = session.rubric
-    best = max((t.points for t in rubric.win_tiers), default=0)
+def _wins(session: Session, rubric: Rubric) -> Criterion:
     won = sum(g.result == "win" for g in session.games)
     points = _tier(rubric.win_tiers, lambda t: won >= t.limit)
+    side_name = session.assignment.side_name
     lines = [
-        f"game {g.number} as {'black' if g.ai_piece == 'b' else 'red'}: {g.result}, {g.reason}"
-        for g in session.games
+        f"game {g.number} as {side_name(g.ai_side)}: {g.result}, {g.reason}" for g in session.games
     ]
     evidence = tuple(
-        Evidence(f"game {g.number}", f"{g.result}: {g.reason}", render(g.final))
+        Evidence(f"game {g.number}", f"{g.result}: {g.reason}", _board(session, g.final))
         for g in session.games
         if g.result != "win"
     )
     summary = f"won {won} of {len(session.games)}: " + "; ".join(lines)
-    return Criterion("wins", CRITERIA["wins"], points, best, summary, evidence)
-
-
-def _colour(piece: str) -> str:
-    return "black" if piece == "b" else "red"
+    return Criterion("wins", CRITERIA["wins"], points, rubric.max_points("wins"), summary, evidence)
 
 
 def _printed(session: Session) -> Iterable[tuple[str, str]]:
     if session.import_printed:
-        yield "while game.py was imported", session.import_printed
+        yield f"while {session.assignment.main_file} was imported", session.import_printed
     for call in session.calls:
         if call.printed:
             yield f"{call.where}, during make_move", call.printed
@@ -168,8 +177,8 @@ def _printed(session: Session) -> Iterable[tuple[str, str]]:
             yield f"game {game.number}, outside make_move", game.printed
 
 
-def _output(session: Session) -> Criterion:
-    penalty = session.rubric.output_penalty
+def _output(session: Session, rubric: Rubric) -> Criterion:
+    penalty = rubric.output_penalty
     printed = list(_printed(session))
     if not printed:
         return Criterion("output", CRITERIA["output"], 0, 0, "nothing printed outside main()")
@@ -201,55 +210,53 @@ def _packaging(rubric: Rubric, problems: list[str] | None) -> Criterion:
     )
 
 
-def _not_started(session: Session, packaging: Criterion) -> tuple[Criterion, ...]:
-    rubric = session.rubric
-    maxima = {
-        "rules": rubric.rules.total,
-        "state": rubric.state.total,
-        "format": rubric.format.total,
-        "time": max((t.points for t in rubric.time_tiers), default=0),
-        "wins": max((t.points for t in rubric.win_tiers), default=0),
-    }
-    problem = session.load_error or ""
-    graded = tuple(Criterion(i, CRITERIA[i], 0, m, problem) for i, m in maxima.items())
-    return (*graded, _output(session), packaging)
+GRADED = ("rules", "state", "format", "time", "wins")  # the criteria with points to earn
 
 
-def score(session: Session, packaging: list[str] | None = None) -> Grade:
+def zero_criteria(rubric: Rubric, reason: str) -> tuple[Criterion, ...]:
+    """Every criterion at zero for a submission that could not be played, each saying why."""
+    graded = tuple(Criterion(i, CRITERIA[i], 0, rubric.max_points(i), reason) for i in GRADED)
+    return (
+        *graded,
+        Criterion("output", CRITERIA["output"], 0, 0, reason),
+        Criterion("packaging", CRITERIA["packaging"], 0, 0, reason),
+    )
+
+
+def score(session: Session, rubric: Rubric, packaging: list[str] | None = None) -> Grade:
     """The rubric's points for ``session``; ``packaging`` lists zip problems (None: not a zip)."""
-    rubric = session.rubric
     pack = _packaging(rubric, packaging)
     if session.load_error is not None:
-        return Grade(session, _not_started(session, pack))
-    calls = session.calls
+        zeros = zero_criteria(rubric, session.load_error)[: len(GRADED)]
+        return Grade(session, rubric, (*zeros, _output(session, rubric), pack))
     criteria = (
         _phase_criterion(
+            session,
             "rules",
             rubric.rules,
-            calls,
             _rules_failure,
             lambda c: c.status is not Status.TIMEOUT,
             "illegal or missing",
         ),
         _phase_criterion(
+            session,
             "state",
             rubric.state,
-            calls,
             lambda c: f"make_move changed {c.changed}" if c.changed else None,
             lambda c: c.answered,
             "changed the board",
         ),
         _phase_criterion(
+            session,
             "format",
             rubric.format,
-            calls,
             lambda c: c.format_problem,
             lambda c: c.answered,
             "badly formatted",
         ),
-        _time(rubric, calls),
-        _wins(session),
-        _output(session),
+        _time(session, rubric),
+        _wins(session, rubric),
+        _output(session, rubric),
         pack,
     )
-    return Grade(session, criteria)
+    return Grade(session, rubric, criteria)

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from autograder import cgroups, fence, seccomp
+from autograder.play import cgroups, fence, seccomp
 
 __all__ = [
     "Protections",
@@ -109,17 +109,19 @@ class Protections:
 def runner_command(
     protections: Protections,
     submission: Path,
+    driver: Path | None,
     tmp_mb: int,
     packages: tuple[str, ...] = (),
 ) -> list[str]:
     """How to start ``child.py`` for ``submission``: inside the fence where there is one.
 
-    The runner's own arguments follow. Fenced, the submission is at ``fence.SUBMISSION``.
+    The runner's own arguments follow. Fenced, the submission is at ``fence.SUBMISSION`` and
+    the game's ``driver`` at ``fence.DRIVER``.
     """
     if not protections.fence:
         return [sys.executable, "-s", "-P", "-B", str(CHILD)]
     where = fence.layout(packages)
-    prefix = fence.command(where, CHILD, submission, tmp_mb, privileged=protections.root)
+    prefix = fence.command(where, CHILD, submission, driver, tmp_mb, privileged=protections.root)
     return [*prefix, where.interpreter, "-s", "-P", "-B", fence.CHILD]
 
 
@@ -136,7 +138,7 @@ def _probe_child(protections: Protections, uid: int | None) -> dict[str, Any] | 
     settings = {"uid": uid, "seccomp": filter_bytes.hex() if filter_bytes else None}
     with tempfile.TemporaryDirectory(prefix="teeko-probe-") as empty:
         command = [
-            *runner_command(protections, Path(empty), 1),
+            *runner_command(protections, Path(empty), None, 1),
             "--probe",
             json.dumps(settings),
         ]

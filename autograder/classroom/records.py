@@ -8,12 +8,11 @@ files, which is what makes a batch resumable.
 from __future__ import annotations
 
 import json
-import os
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-__all__ = ["Entry", "Record", "STATUS_GRADED", "STATUS_ERROR", "read_record", "write_atomic"]
+__all__ = ["Entry", "Record", "STATUS_GRADED", "STATUS_ERROR", "read_record"]
 
 STATUS_GRADED = "graded"  # the rubric was applied (whatever the score)
 STATUS_ERROR = "error"  # nothing gradable (bad zip, no game.py): zero, with the reason
@@ -67,14 +66,3 @@ def read_record(path: Path) -> Record | None:
         return Record.from_json(path.read_text("utf-8"))
     except (OSError, ValueError, TypeError):
         return None
-
-
-def write_atomic(path: Path, text: str) -> None:
-    """Write ``text`` so that ``path`` holds either the old content or all of the new."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.tmp")
-    with tmp.open("w", encoding="utf-8", newline="\n") as handle:
-        handle.write(text)
-        handle.flush()
-        os.fsync(handle.fileno())
-    tmp.replace(path)

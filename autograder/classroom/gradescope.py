@@ -9,7 +9,6 @@ variant and the rubric (fixed timestamps, sorted entries), so building twice giv
 from __future__ import annotations
 
 import argparse
-import contextlib
 import shlex
 import stat
 import zipfile
@@ -17,14 +16,16 @@ from pathlib import Path
 from typing import Any
 
 from autograder.errors import GraderError
-from autograder.rubric import DEFAULT_RUBRIC, load_rubric
-from autograder.variants import Variant
+from autograder.files import atomic_file
+from autograder.games import ASSIGNMENTS, find_assignment
+from autograder.games.pack import Assignment
+from autograder.grading.rubric import load_rubric
 
 __all__ = ["build_bundle", "add_gradescope_command", "BUNDLE_NAME", "BUNDLED_RUBRIC"]
 
 BUNDLE_NAME = "autograder.zip"
 BUNDLED_RUBRIC = "rubric.toml"  # the rubric's name inside the bundle, whatever it was called
-_KIT = Path(__file__).resolve().parent  # the autograder package
+_KIT = Path(__file__).resolve().parent.parent  # the autograder package
 _PROJECT = _KIT.parent  # pyproject.toml and README.md (pip needs both to install the kit)
 _EPOCH = (1980, 1, 1, 0, 0, 0)  # zip's earliest time: the same bytes on every build
 _SHIPPED_SUFFIXES = {".py", ".toml"}  # the package's modules and its rubrics (package data)
@@ -149,26 +150,22 @@ def _add(bundle: zipfile.ZipFile, name: str, data: bytes, executable: bool = Fal
     bundle.writestr(info, data)
 
 
-def build_bundle(variant: Variant, out: Path, rubric_path: Path | None) -> Path:
-    """Build the Gradescope bundle for ``variant`` as ``out/autograder.zip``; returns its path.
+def build_bundle(assignment: Assignment, out: Path, rubric_path: Path | None) -> Path:
+    """Build the Gradescope bundle for ``assignment`` as ``out/autograder.zip``; returns its
+    path.
 
-    The rubric (``rubric_path``, or the course's built-in one) is checked first and bundled as
+    The rubric (``rubric_path``, or the game's built-in one) is checked first and bundled as
     ``rubric.toml``.
 
     :raises GraderError: when the rubric is invalid or the zip cannot be written.
     """
-    load_rubric(rubric_path)  # a broken rubric fails here, not on Gradescope
-    source = _KIT / "rubrics" / DEFAULT_RUBRIC if rubric_path is None else Path(rubric_path)
-    rubric_text = source.read_bytes()
-    scripts = {
-        "setup.sh": _SETUP,
-        "run_autograder": _RUN.format(assignment=shlex.quote(variant.name), rubric=BUNDLED_RUBRIC),
-    }
+    load_rubric(rubric_path, assignment.pack)  # a broken rubric fails here, not on Gradescope
+    rubric_text = (rubric_path or assignment.pack.rubric).read_bytes()
+    run = _RUN.format(assignment=shlex.quote(assignment.name), rubric=BUNDLED_RUBRIC)
+    scripts = {"setup.sh": _SETUP, "run_autograder": run}
     target = out / BUNDLE_NAME
-    partial = target.with_name(f".{BUNDLE_NAME}.tmp")
     try:
-        out.mkdir(parents=True, exist_ok=True)
-        with zipfile.ZipFile(partial, "w") as bundle:
+        with atomic_file(target) as raw, zipfile.ZipFile(raw, "w") as bundle:
             for name, text in scripts.items():
                 _add(bundle, name, text.encode(), executable=True)
             _add(bundle, BUNDLED_RUBRIC, rubric_text)
@@ -176,10 +173,7 @@ def build_bundle(variant: Variant, out: Path, rubric_path: Path | None) -> Path:
                 _add(bundle, name, (_PROJECT / name).read_bytes())
             for name, path in _kit_files():
                 _add(bundle, name, path.read_bytes())
-        partial.replace(target)
     except OSError as err:
-        with contextlib.suppress(OSError):
-            partial.unlink(missing_ok=True)
         raise GraderError(f"cannot write the bundle {target}: {err}") from err
     return target
 
@@ -190,13 +184,11 @@ GRADESCOPE_HELP = "build autograder.zip for a Gradescope programming assignment"
 
 
 def _gradescope(args: argparse.Namespace) -> int:
-    from autograder.variants import UnknownVariantError, find_variant
-
     try:
-        variant = find_variant(args.assignment)
-    except UnknownVariantError as err:
+        assignment = find_assignment(args.assignment)
+    except KeyError as err:
         raise GraderError(f"--assignment: {err}") from None
-    path = build_bundle(variant, Path(args.out), Path(args.rubric) if args.rubric else None)
+    path = build_bundle(assignment, Path(args.out), Path(args.rubric) if args.rubric else None)
     print(path)
     return 0
 
@@ -207,7 +199,7 @@ def add_gradescope_command(commands: Any) -> argparse.ArgumentParser:
     parser: argparse.ArgumentParser = commands.add_parser(
         "gradescope", help=GRADESCOPE_HELP, description=GRADESCOPE_HELP
     )
-    parser.add_argument("--assignment", "-a", required=True, help="teeko, teeko2 or teeko2-diamond")
+    parser.add_argument("--assignment", "-a", required=True, help=", ".join(ASSIGNMENTS))
     parser.add_argument(
         "--out", "-o", default=".", help="folder to write autograder.zip into (default: here)"
     )

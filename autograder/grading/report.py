@@ -7,12 +7,12 @@ imported only by the terminal renderer. The evidence text is the same in every f
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
-from autograder.extras import PUZZLE_KINDS, Extras, Judged
-from autograder.rules import render
-from autograder.scoring import EVIDENCE_SHOWN, Criterion, Evidence, Grade
-from autograder.untrusted import clean, md_cell, md_code
+from autograder.grading.extras import PUZZLE_KINDS, Extras, Judged
+from autograder.grading.scoring import EVIDENCE_SHOWN, Criterion, Evidence, Grade
+from autograder.play.untrusted import clean, md_cell, md_code
 
 __all__ = [
     "header_lines",
@@ -32,14 +32,14 @@ def _points(value: float) -> str:
 def header_lines(grade: Grade, notes: tuple[str, ...] = ()) -> list[str]:
     """The settings that reproduce this grade, for the top of every report."""
     session = grade.session
-    rubric = session.rubric
+    rubric = grade.rubric
     limits = rubric.limits
+    probes = " and ".join(f"{count} {phase}-phase" for phase, count in rubric.probes)
     return [
         f"submission: {session.submission}",
-        f"assignment: {session.variant.name} ({session.variant.description})",
+        f"assignment: {session.assignment.name} ({session.assignment.description})",
         f"rubric: {rubric.title} [{rubric.source}]",
-        f"seed: {session.seed}; {rubric.games} games, {rubric.drop_probes} drop-phase and "
-        f"{rubric.move_probes} move-phase probes, ply cap {rubric.ply_cap}",
+        f"seed: {session.seed}; {rubric.games} games, {probes} probes, ply cap {rubric.ply_cap}",
         f"limits: {limits.call_seconds:g} s per call, {limits.memory_mb} MB memory",
         *(f"sandbox: {line}" for line in session.protections),
         *notes,
@@ -63,7 +63,7 @@ def _worth(value: tuple[str, int | None]) -> str:
     return f"a {kind} in {plies} plies" if kind != "win" else f"a win in {plies} plies"
 
 
-def _quality_evidence(judged: Judged) -> Evidence:
+def _quality_evidence(judged: Judged, render: Callable[[Any], str]) -> Evidence:
     problem = (
         f"the position was {_worth(judged.before)} for you; after this move it is "
         f"{_worth(judged.after)}"
@@ -71,8 +71,11 @@ def _quality_evidence(judged: Judged) -> Evidence:
     return Evidence(judged.call.where, problem, render(judged.call.position), judged.call.returned)
 
 
-def extras_sections(extras: Extras | None) -> list[tuple[str, str, list[Evidence]]]:
-    """(id, summary, evidence) for each extra that ran; the same text in every format."""
+def extras_sections(
+    extras: Extras | None, render: Callable[[Any], str]
+) -> list[tuple[str, str, list[Evidence]]]:
+    """(id, summary, evidence) for each extra that ran, boards drawn by ``render``; the same
+    text in every format."""
     if extras is None:
         return []
     sections: list[tuple[str, str, list[Evidence]]] = []
@@ -96,7 +99,9 @@ def extras_sections(extras: Extras | None) -> list[tuple[str, str, list[Evidence
             (j for j in extras.quality if j.loss_of_value), key=lambda j: -j.loss_of_value
         )
         summary = f"kept the position's true value in {kept} of {len(extras.quality)} probe moves"
-        sections.append(("move-quality", summary, [_quality_evidence(j) for j in worst[:3]]))
+        sections.append(
+            ("move-quality", summary, [_quality_evidence(j, render) for j in worst[:3]])
+        )
     if extras.puzzles:
         parts = []
         for kind in PUZZLE_KINDS:
@@ -123,6 +128,14 @@ def extras_sections(extras: Extras | None) -> list[tuple[str, str, list[Evidence
             summary = f"against the perfect player: {results}"
         sections.append(("challenge", summary, []))
     return sections
+
+
+def _render(grade: Grade) -> Callable[[Any], str]:
+    return grade.session.assignment.pack.render
+
+
+def _title(grade: Grade) -> str:
+    return f"{grade.session.assignment.pack.title} autograder"
 
 
 def _criterion_text(criterion: Criterion) -> str:
@@ -153,7 +166,7 @@ def terminal(
 
     console = console or Console()
     header = Text("\n".join(header_lines(grade, notes)))  # paths may hold [brackets]
-    console.print(Panel(header, title="Teeko autograder"))
+    console.print(Panel(header, title=_title(grade)))
     table = Table(show_lines=False)
     table.add_column("criterion")
     table.add_column("points", justify="right")
@@ -177,7 +190,7 @@ def terminal(
         console.rule("your board drifted from the referee's")
         for line in drift:
             console.print(line, markup=False, highlight=False, soft_wrap=True)
-    for ident, summary, evidence in extras_sections(extras):
+    for ident, summary, evidence in extras_sections(extras, _render(grade)):
         console.rule(f"beyond the rubric, no points: {ident}")
         console.print(summary, markup=False, highlight=False, soft_wrap=True)
         for item in evidence:
@@ -186,7 +199,7 @@ def terminal(
 
 def markdown(grade: Grade, notes: tuple[str, ...] = (), extras: Extras | None = None) -> str:
     """Student feedback as Markdown, boards in code blocks."""
-    out = ["# Teeko autograder feedback", ""]
+    out = [f"# {_title(grade)} feedback", ""]
     out += [f"- {md_cell(line)}" for line in header_lines(grade, notes)]
     out += ["", f"**Score: {_points(grade.score)}/{grade.max_score}**", ""]
     out += ["| criterion | points | summary |", "| --- | --- | --- |"]
@@ -202,7 +215,7 @@ def markdown(grade: Grade, notes: tuple[str, ...] = (), extras: Extras | None = 
     if drift:
         out += ["", "## Your board drifted from the referee's", ""]
         out += [f"- {md_cell(d)}" for d in drift]
-    for ident, summary, evidence in extras_sections(extras):
+    for ident, summary, evidence in extras_sections(extras, _render(grade)):
         out += ["", f"## Beyond the rubric, no points: {ident}", "", md_cell(summary), ""]
         for item in evidence:
             out += [*md_code(evidence_text(item)), ""]
@@ -231,7 +244,7 @@ def results_json(
             "output": "\n".join([summary, *(evidence_text(e) for e in evidence)]),
             "tags": [ident],
         }
-        for ident, summary, evidence in extras_sections(extras)
+        for ident, summary, evidence in extras_sections(extras, _render(grade))
     ]
     return {
         "score": grade.score,

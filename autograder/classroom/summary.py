@@ -1,9 +1,9 @@
 """The class summary for instructors: ``summary.md``, ``summary.html`` and ``histogram.svg``.
 
-Everything is computed once from the students' :class:`~autograder.records.Record` files into
-a :class:`_Summary`, then rendered per format; no renderer recomputes a figure. The output is
-deterministic (students sorted, no clock), so the same records give byte-identical files.
-The histogram is drawn by hand as SVG: the kit needs no plotting library.
+Everything is computed once from the students' :class:`~autograder.classroom.records.Record`
+files into a :class:`_Summary`, then rendered per format; no renderer recomputes a figure. The
+output is deterministic (students sorted, no clock), so the same records give byte-identical
+files. The histogram is drawn by hand as SVG: the kit needs no plotting library.
 """
 
 from __future__ import annotations
@@ -15,10 +15,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from autograder.records import STATUS_GRADED, Record, write_atomic
-from autograder.rubric import Rubric, load_rubric
-from autograder.scoring import CRITERIA
-from autograder.untrusted import md_cell
+from autograder.classroom.records import STATUS_GRADED, Record
+from autograder.files import write_atomic
+from autograder.grading.rubric import Rubric
+from autograder.grading.scoring import CRITERIA
+from autograder.play.untrusted import md_cell
 
 __all__ = ["write_summary", "SUMMARY_FILES", "BINS", "SLOWEST_SHOWN"]
 
@@ -91,14 +92,7 @@ class _Summary:
 
 def _maxima(rubric: Rubric) -> dict[str, int]:
     """Full points per criterion id; 0 for the penalties."""
-    return {
-        "rules": rubric.rules.total,
-        "state": rubric.state.total,
-        "format": rubric.format.total,
-        "time": max((t.points for t in rubric.time_tiers), default=0),
-        "wins": max((t.points for t in rubric.win_tiers), default=0),
-        **dict.fromkeys(PENALTIES, 0),
-    }
+    return {ident: rubric.max_points(ident) for ident in CRITERIA}
 
 
 def _bin_index(score: float, max_score: int) -> int:
@@ -110,7 +104,7 @@ def _bin_index(score: float, max_score: int) -> int:
 def _time_tier(seconds: float, points: float, rubric: Rubric) -> str:
     """The time points with the tier the slowest answered move fits; a move killed at the hard
     limit (not in ``slowest_seconds``) explains points below that tier."""
-    best = max((t.points for t in rubric.time_tiers), default=0)
+    best = rubric.max_points("time")
     fits = next((t for t in rubric.time_tiers if seconds <= t.limit), None)
     if fits is not None and fits.points == points:
         within = f"≤ {fits.limit:g} s"
@@ -392,15 +386,15 @@ def _html(s: _Summary, svg: str) -> str:
 
 
 def write_summary(
-    records: Sequence[Record], out_dir: Path, title: str, *, rubric: Rubric | None = None
+    records: Sequence[Record], out_dir: Path, title: str, *, rubric: Rubric
 ) -> list[Path]:
     """Write ``summary.md``, ``summary.html`` and ``histogram.svg`` into ``out_dir``; returns
     their paths in that order.
 
-    ``rubric`` gives each criterion's full points (for the pass rates) and the time tiers; the
-    course's built-in rubric when None. Pass the rubric the class was graded with.
+    ``rubric`` (the one the class was graded with) gives each criterion's full points (for the
+    pass rates) and the time tiers.
     """
-    summary = _summarise(records, title, rubric or load_rubric())
+    summary = _summarise(records, title, rubric)
     svg = _svg(summary)
     texts = {
         "summary.md": _markdown(summary),

@@ -17,26 +17,28 @@ import threading
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
-from autograder.errors import GraderError
-from autograder.host import PlayerProcess, Status
-from autograder.intake import open_submission
-from autograder.records import (
+from autograder.classroom.intake import open_submission
+from autograder.classroom.records import (
     STATUS_ERROR,
     STATUS_GRADED,
     Entry,
     Record,
     read_record,
-    write_atomic,
 )
-from autograder.referee import run_session
-from autograder.report import markdown, results_json_text
-from autograder.rubric import Rubric
-from autograder.scoring import CRITERIA, Grade, score
-from autograder.untrusted import csv_cell, md_code
-from autograder.variants import Variant
+from autograder.classroom.submission import grade_submission
+from autograder.errors import GraderError
+from autograder.files import write_atomic
+from autograder.games.pack import Assignment
+from autograder.grading.report import markdown, results_json_text
+from autograder.grading.rubric import Rubric
+from autograder.grading.scoring import CRITERIA, Grade
+from autograder.play.host import PlayerProcess, Status
+from autograder.play.launch import Launch
+from autograder.play.sandbox import available
+from autograder.play.untrusted import csv_cell, md_code
 
 __all__ = ["BatchResult", "grade_batch", "student_seed", "write_grades_csv", "GRADES_COLUMNS"]
 
@@ -79,11 +81,21 @@ class _Processes:
         self._live: set[PlayerProcess] = set()
         self.stopping = threading.Event()
 
-    def spawner(self, source_dir: Path, rubric: Rubric) -> Callable[[int], PlayerProcess]:
+    def spawner(
+        self, source_dir: Path, assignment: Assignment, rubric: Rubric
+    ) -> Callable[[int], PlayerProcess]:
         def spawn(child_seed: int) -> PlayerProcess:
             if self.stopping.is_set():
                 raise _Stopped
-            proc = _TrackedProcess(source_dir, seed=child_seed, limits=rubric.limits)
+            launch = Launch(
+                source_dir,
+                assignment.pack.driver,
+                assignment.main_file,
+                child_seed,
+                rubric.limits,
+                available(),
+            )
+            proc = _TrackedProcess(launch)
             proc.registry = self
             with self._lock:
                 self._live.add(proc)
@@ -184,7 +196,7 @@ def _error_feedback(record: Record) -> tuple[str, str]:
 
 def _grade_one(
     entry: Entry,
-    variant: Variant,
+    assignment: Assignment,
     rubric: Rubric,
     seed: int,
     out: Path,
@@ -194,21 +206,19 @@ def _grade_one(
     folder = _student_dir(out, entry.student)
     with tempfile.TemporaryDirectory(prefix="teeko-batch-") as work:
         try:
-            submission = open_submission(entry.path, Path(work), rubric.packaging_pattern)
+            submission = open_submission(entry.path, Path(work), assignment.main_file)
         except GraderError as err:
             record = _error_record(entry, str(err), rubric.max_score, time.monotonic() - began)
             feedback, results = _error_feedback(record)
         else:
-            session = run_session(
-                submission.source_dir,
-                variant,
+            grade = grade_submission(
+                replace(submission, label=entry.path.name),
+                assignment,
                 rubric,
                 student_seed(seed, entry.student),
-                spawn=processes.spawner(submission.source_dir, rubric),
-                label=entry.path.name,
+                spawn=processes.spawner(submission.source_dir, assignment, rubric),
                 deadline=began + rubric.submission_seconds,
-            )
-            grade = score(session, submission.packaging)
+            ).grade
             if processes.stopping.is_set():
                 raise _Stopped
             record = _graded_record(entry, grade, time.monotonic() - began)
@@ -222,7 +232,7 @@ def _grade_one(
 
 def grade_batch(
     entries: Sequence[Entry],
-    variant: Variant,
+    assignment: Assignment,
     rubric: Rubric,
     out: Path,
     *,
@@ -249,7 +259,7 @@ def grade_batch(
     done = 0
     with ThreadPoolExecutor(max_workers=max(1, jobs), thread_name_prefix="grader") as pool:
         futures: dict[Future[Record], Entry] = {
-            pool.submit(_grade_one, entry, variant, rubric, seed, out, processes): entry
+            pool.submit(_grade_one, entry, assignment, rubric, seed, out, processes): entry
             for entry in pending
         }
         try:

@@ -5,8 +5,9 @@ Inside, the root is an empty, read-only tmpfs holding only
 - the interpreter, its standard library (``site-packages`` covered by an empty folder) and the
   folders of the shared libraries the interpreter loads (found with ``ldd``), read-only, at
   their own paths, with the symbolic links that lead to them;
-- the runner (``/sandbox/child.py``) and the submission's files (``/sandbox/submission``),
-  read-only; the runner copies the files into the private ``/tmp`` and runs them from there;
+- the runner (``/sandbox/child.py``, the wire protocol beside it), the game's driver
+  (``/sandbox/driver.py``) and the submission's files (``/sandbox/submission``), read-only;
+  the runner copies the files into the private ``/tmp`` and runs them from there;
 - the third-party packages the rubric allows (``/sandbox/site/<name>``), read-only;
 - a private ``/tmp`` and ``/dev/shm`` (tmpfs, sized), a minimal ``/dev`` (null, zero, full,
   random, urandom, tty) and a ``/proc`` of its own pid namespace with ``/proc/sys`` read-only.
@@ -28,10 +29,23 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-__all__ = ["Layout", "layout", "command", "bwrap", "SANDBOX", "CHILD", "SUBMISSION", "SITE"]
+__all__ = [
+    "Layout",
+    "layout",
+    "command",
+    "bwrap",
+    "SANDBOX",
+    "CHILD",
+    "PROTOCOL",
+    "DRIVER",
+    "SUBMISSION",
+    "SITE",
+]
 
 SANDBOX = "/sandbox"
-CHILD = f"{SANDBOX}/child.py"
+CHILD = f"{SANDBOX}/child.py"  # the runner, with the wire protocol beside it
+PROTOCOL = f"{SANDBOX}/protocol.py"
+DRIVER = f"{SANDBOX}/driver.py"  # the game's driver
 SUBMISSION = f"{SANDBOX}/submission"
 SITE = f"{SANDBOX}/site"
 _LIBRARY = re.compile(r"(?:=>\s*)?(/\S+)\s+\(0x[0-9a-f]+\)")
@@ -137,7 +151,12 @@ def _parents(paths: list[str]) -> list[str]:
 
 
 def command(
-    where: Layout, child: Path, submission: Path, tmp_mb: int, privileged: bool
+    where: Layout,
+    child: Path,
+    submission: Path,
+    driver: Path | None,
+    tmp_mb: int,
+    privileged: bool,
 ) -> list[str]:
     """The bubblewrap command line up to ``--``; the interpreter and its arguments follow.
 
@@ -152,11 +171,13 @@ def command(
     else:
         args += ["--unshare-user", "--disable-userns"]
     links = [link for _, link in where.symlinks]
+    runner = [(child, CHILD), (child.with_name("protocol.py"), PROTOCOL), (submission, SUBMISSION)]
+    if driver is not None:
+        runner.append((driver, DRIVER))
     destinations = [
         *where.read_only,
         *where.covered,
-        CHILD,
-        SUBMISSION,
+        *(inside for _, inside in runner),
         *(f"{SITE}/{name}" for _, name in where.packages),
     ]
     for folder in _parents(destinations):
@@ -168,7 +189,8 @@ def command(
         args += ["--ro-bind", path, path]
     for path in where.covered:
         args += ["--perms", "0755", "--tmpfs", path, "--remount-ro", path]
-    args += ["--ro-bind", str(child), CHILD, "--ro-bind", str(submission), SUBMISSION]
+    for outside, inside in runner:
+        args += ["--ro-bind", str(outside), inside]
     for path, name in where.packages:
         args += ["--ro-bind", path, f"{SITE}/{name}"]
     size = str(max(tmp_mb, 1) << 20)

@@ -1,9 +1,12 @@
-"""The player runner: the only code that runs inside a submission's process.
+"""The player runner: the only code of the kit that runs inside a submission's process.
 
-Started by the host as a script (``python -I child.py ...``) so that it needs nothing from the
-grader: it imports ``game.py``, then answers the host's requests over a private pipe pair with
-length-prefixed JSON. It never decides a score; it only reports what the submission did.
-Everything here is untrusted once the submission is imported: the host checks every reply.
+Started by the host as a script (``python -s -P -B child.py ...``), so that it needs nothing
+from the grader but the game's driver module (``games/<pack>/driver.py``), which it loads
+before the submission. It sets the sandbox up from inside (identity, reaper, limits, seccomp),
+imports the submission's main file when asked (``load``), then hands every other request to
+the driver, over a private pipe pair with length-prefixed JSON. It never decides a score; it
+only reports what the submission did. Everything here is untrusted once the submission is
+imported: the host checks every reply.
 """
 
 from __future__ import annotations
@@ -16,7 +19,6 @@ import random
 import resource
 import select
 import signal
-import struct
 import sys
 import threading
 import types
@@ -32,166 +34,36 @@ from builtins import (  # noqa: UP029
     ChildProcessError,
     EOFError,
     KeyboardInterrupt,
-    StopIteration,
     SyntaxError,
     SystemExit,
-    bool,
-    callable,
     compile,
-    dict,
     exec,
     getattr,
-    hasattr,
-    int,
     isinstance,
-    issubclass,
-    len,
-    list,
-    memoryview,
-    min,
     open,
-    range,
-    repr,
     sorted,
     str,
-    tuple,
     type,
     vars,
 )
-from json.encoder import encode_basestring as _quote  # C code where available
-from json.scanner import make_scanner
+from typing import Any
 
-_scan = make_scanner(json.JSONDecoder())
-_write, _read, _getline = os.write, os.read, linecache.getline
-
-_HEADER = struct.Struct(">I")
-_MAX_REQUEST = 1 << 20
-_MAX_ITEMS = 16  # longest list or tuple reported item by item
-_MAX_NODES = 64  # values described in one reply, all levels together: a reply stays small
-_MAX_TEXT = 200
-_BIG = 1 << 63  # larger integers are reported as this, with their sign
+_getline = linecache.getline
+_HERE = os.path.dirname(os.path.abspath(__file__))
 
 
-def _to_json(value: object) -> str:
-    """JSON for the runner's own replies (dicts, lists, str, int, bool, None)."""
-    kind = type(value)
-    if value is None:
-        return "null"
-    if kind is bool:
-        return "true" if value else "false"
-    if kind is int:
-        return int.__repr__(value)
-    if kind is list or kind is tuple:
-        return "[" + ",".join([_to_json(item) for item in value]) + "]"
-    if kind is dict:
-        pairs = [_quote(str(key)) + ":" + _to_json(item) for key, item in dict.items(value)]
-        return "{" + ",".join(pairs) + "}"
-    return _quote(value if kind is str else str(value))
+def _load_module(path: str, name: str) -> types.ModuleType:
+    """A kit module from ``path`` (the wire protocol, the game's driver), loaded before the
+    submission and kept out of ``sys.modules``, where the submission would find it."""
+    module = types.ModuleType(name)
+    module.__file__ = path
+    with open(path, "rb") as handle:
+        exec(compile(handle.read(), path, "exec"), module.__dict__)
+    return module
 
 
-def _send(fd: int, message: dict) -> None:
-    data = _to_json(message).encode("utf-8", "replace")
-    view = memoryview(_HEADER.pack(len(data)) + data)
-    while view:
-        view = view[_write(fd, view) :]
-
-
-def _read_exact(fd: int, size: int) -> bytes:
-    chunks = []
-    while size:
-        chunk = _read(fd, size)
-        if not chunk:
-            raise EOFError
-        chunks.append(chunk)
-        size -= len(chunk)
-    return b"".join(chunks)
-
-
-def _receive(fd: int) -> dict:
-    (size,) = _HEADER.unpack(_read_exact(fd, _HEADER.size))
-    if size > _MAX_REQUEST:
-        raise EOFError
-    try:
-        return _scan(_read_exact(fd, size).decode("utf-8"), 0)[0]
-    except (StopIteration, ValueError):
-        raise EOFError from None
-
-
-def _short(text: str) -> str:
-    return text if len(text) <= _MAX_TEXT else text[: _MAX_TEXT - 3] + "..."
-
-
-def _type_name(value: object) -> str:
-    kind = type(value)
-    try:
-        module = getattr(kind, "__module__", "?")
-        name = getattr(kind, "__qualname__", "?")
-        text = name if module == "builtins" else f"{module}.{name}"
-    except BaseException:  # a metaclass may make even these attributes lie
-        return "?"
-    return _short(text if type(text) is str else "?")
-
-
-def _safe_repr(value: object) -> str:
-    try:
-        if type(value) in (str, bytes):  # a 100 MB string is not copied to be shown
-            return _short(repr(value[: _MAX_TEXT + 1]))
-        return _short(repr(value))
-    except BaseException as err:  # a lying __repr__ is the submission's problem, not ours
-        return f"<unprintable {_type_name(value)}: {type(err).__name__}>"
-
-
-def encode(value: object, depth: int = 0, room: list[int] | None = None) -> dict:
-    """A JSON description of a returned value that keeps the exact types the rubric cares about.
-
-    At most ``_MAX_NODES`` values are described (``room`` counts them down) and texts are cut
-    to ``_MAX_TEXT`` characters, so whatever is returned, the reply stays a few kilobytes.
-    """
-    room = [_MAX_NODES] if room is None else room
-    room[0] -= 1
-    kind = type(value)
-    if kind is bool:
-        return {"bool": value}
-    if kind is int:
-        return {"int": value if -_BIG < value < _BIG else _BIG if value > 0 else -_BIG}
-    if value is None:
-        return {"none": True}
-    base = list if issubclass(kind, list) else tuple if issubclass(kind, tuple) else None
-    if base is not None and depth < 3:
-        try:  # the base type's own methods: a subclass cannot lie about its items
-            size = base.__len__(value)
-            get = base.__getitem__
-            items = []
-            for index in range(min(size, _MAX_ITEMS)):
-                if room[0] <= 0 and index >= 3:  # three items show any wrong length
-                    break
-                items.append(encode(get(value, index), depth + 1, room))
-        except BaseException:
-            return {"other": _type_name(value), "repr": _safe_repr(value)}
-        described = {base.__name__: items, "size": size}
-        if kind is not base:  # a namedtuple, say: judged on its values, reported by name
-            described["type"] = _type_name(value)
-        return described
-    if hasattr(kind, "__index__") and not isinstance(value, bool):
-        try:
-            number = int(kind.__index__(value))
-        except BaseException:
-            number = None
-        if number is not None and -_BIG < number < _BIG:
-            return {"index": number, "type": _type_name(value), "repr": _safe_repr(value)}
-    return {"other": _type_name(value), "repr": _safe_repr(value)}
-
-
-def _plain_board(board: object) -> list[list[str]] | None:
-    """The board's cells as strings, or None when it is no 5x5 grid we can read."""
-    try:
-        return [[str(board[r][c]) for c in range(5)] for r in range(5)]  # type: ignore[index]
-    except BaseException:
-        return None
-
-
-def _board_copy(board: list[list[str]]) -> list[list[str]]:
-    return [list(row) for row in board]
+protocol = _load_module(os.path.join(_HERE, "protocol.py"), "_kit_protocol")
+_KIT_FILES = {os.path.abspath(__file__), protocol.__file__}  # frames never shown to students
 
 
 def _user_frames(err: BaseException) -> str:
@@ -200,15 +72,15 @@ def _user_frames(err: BaseException) -> str:
     trace = err.__traceback__
     while trace is not None:
         code = trace.tb_frame.f_code
-        if code.co_filename != __file__:
+        if code.co_filename not in _KIT_FILES:
             frames.append((code.co_filename, trace.tb_lineno, code.co_name))
         trace = trace.tb_next
     lines = [
-        f"line {line} in {_short(name)}: {_short(_source(path, line))}"
+        f"line {line} in {protocol.short(name)}: {protocol.short(_source(path, line))}"
         for path, line, name in frames[-3:]
     ]
     try:
-        text = _short(str(err))
+        text = protocol.short(str(err))
     except BaseException:  # an exception whose message cannot be made is still reported
         text = "<unprintable message>"
     head = f"{type(err).__name__}: {text}"
@@ -222,98 +94,46 @@ def _source(path: str, line: int) -> str:
         return ""
 
 
-class Runner:
-    def __init__(self, source_dir: str) -> None:
-        self.source_dir = source_dir
-        self.module: types.ModuleType | None = None
-        self.player: object = None
+def _find_class(module: types.ModuleType, name: str) -> object:
+    """The class ``name`` in ``module``, or the reply naming the classes it does define."""
+    cls = getattr(module, name, None)
+    if isinstance(cls, type):
+        return cls
+    names = sorted(n for n, v in vars(module).items() if isinstance(v, type) and n[0] != "_")
+    return {"ok": False, "kind": "class", "error": ", ".join(names)}
 
-    def load(self) -> dict:
-        path = os.path.join(self.source_dir, "game.py")
-        sys.path.insert(0, self.source_dir)
-        sys.argv = [path]
-        module = types.ModuleType("game")
-        module.__file__ = path
-        sys.modules["game"] = module
-        try:
-            with open(path, "rb") as handle:
-                source = handle.read()
-            if b"\0" in source:
-                return {"ok": False, "kind": "encoding", "error": "it holds NUL bytes"}
-            code = compile(source, path, "exec")
-        except SyntaxError as err:
-            where = f"line {err.lineno}" if err.lineno else "somewhere"
-            kind = "encoding" if "codec can't decode" in str(err.msg) else "syntax"
-            return {"ok": False, "kind": kind, "error": f"{err.msg} at {where}"}
-        except BaseException as err:  # a parser out of memory or recursion
-            return {"ok": False, "kind": "crash", "error": _user_frames(err)}
-        try:
-            exec(code, module.__dict__)
-        except EOFError as err:
-            return {"ok": False, "kind": "input", "error": _user_frames(err)}
-        except (SystemExit, KeyboardInterrupt) as err:
-            return {"ok": False, "kind": "exit", "error": _user_frames(err)}
-        except BaseException as err:
-            return {"ok": False, "kind": "crash", "error": _user_frames(err)}
-        self.module = module
-        return {"ok": True}
 
-    def new(self, request: dict) -> dict:
-        cls = getattr(self.module, request["cls"], None)
-        if not isinstance(cls, type):
-            names = sorted(
-                n for n, v in vars(self.module).items() if isinstance(v, type) and n[0] != "_"
-            )
-            return {"ok": False, "kind": "class", "error": ", ".join(names)}
-        player = cls()
-        player.my_piece = request["piece"]
-        player.opp = "r" if request["piece"] == "b" else "b"
-        if request.get("board") is not None:
-            player.board = _board_copy(request["board"])
-        self.player = player
-        return {"ok": True}
-
-    def sync(self, request: dict) -> dict:
-        notes = []
-        player = self.player
-        for key, method, args in (
-            ("own", "place_piece", (player.my_piece,)),
-            ("opp", "opponent_move", ()),
-        ):
-            if request.get(key) is None:
-                continue
-            move = [tuple(square) for square in request[key]]
-            try:
-                getattr(player, method)(move, *args)
-            except BaseException as err:
-                notes.append(f"{method}({move!r}) raised {_user_frames(err)}")
-        expected = request["board"]
-        if _plain_board(getattr(player, "board", None)) != expected:
-            notes.append("drift")
-            try:
-                for r in range(5):
-                    for c in range(5):
-                        player.board[r][c] = expected[r][c]
-            except BaseException:
-                player.board = _board_copy(expected)
-        return {"ok": True, "notes": notes}
-
-    def challenge(self) -> dict:
-        """Whether the player opts in to games against the strongest opponent (KIT_SPEC §3)."""
-        ask = getattr(self.player, "run_challenge_test", None)
-        return {"ok": True, "opted_in": callable(ask) and ask() is True}
-
-    def move(self) -> dict:
-        player = self.player
-        state = player.board
-        before = _plain_board(state)
-        raw = player.make_move(state)
-        return {
-            "ok": True,
-            "move": encode(raw),
-            "state_changed": _plain_board(state) != before,
-            "board_changed": _plain_board(getattr(player, "board", None)) != before,
-        }
+def load(source_dir: str, main_file: str) -> tuple[dict[str, Any], types.ModuleType | None]:
+    """Import the submission's ``main_file`` as the module it names; the reply, and the module
+    when it imported."""
+    path = os.path.join(source_dir, main_file)
+    name = main_file.rsplit(".", 1)[0]
+    sys.path.insert(0, source_dir)
+    sys.argv = [path]
+    module = types.ModuleType(name)
+    module.__file__ = path
+    sys.modules[name] = module
+    try:
+        with open(path, "rb") as handle:
+            source = handle.read()
+        if b"\0" in source:
+            return {"ok": False, "kind": "encoding", "error": "it holds NUL bytes"}, None
+        code = compile(source, path, "exec")
+    except SyntaxError as err:
+        where = f"line {err.lineno}" if err.lineno else "somewhere"
+        kind = "encoding" if "codec can't decode" in str(err.msg) else "syntax"
+        return {"ok": False, "kind": kind, "error": f"{err.msg} at {where}"}, None
+    except BaseException as err:  # a parser out of memory or recursion
+        return {"ok": False, "kind": "crash", "error": _user_frames(err)}, None
+    try:
+        exec(code, module.__dict__)
+    except EOFError as err:
+        return {"ok": False, "kind": "input", "error": _user_frames(err)}, None
+    except (SystemExit, KeyboardInterrupt) as err:
+        return {"ok": False, "kind": "exit", "error": _user_frames(err)}, None
+    except BaseException as err:
+        return {"ok": False, "kind": "crash", "error": _user_frames(err)}, None
+    return {"ok": True}, module
 
 
 def _flush() -> None:
@@ -321,7 +141,7 @@ def _flush() -> None:
     for stream in (sys.stdout, sys.stderr, sys.__stdout__, sys.__stderr__):
         # not contextlib.suppress: its __exit__ is library code the submission may have patched
         try:  # noqa: SIM105
-            stream.flush()
+            stream.flush()  # type: ignore[union-attr]  # None (a closed stream) fails here too
         except BaseException:
             pass
 
@@ -489,7 +309,7 @@ def _become(uid: int) -> None:
         raise OSError(1, f"could not switch to uid {uid}")
 
 
-def _drop_identity(settings: dict) -> None:
+def _drop_identity(settings: dict[str, Any]) -> None:
     uid = settings.get("uid")
     if uid is not None:
         _become(int(uid))
@@ -513,10 +333,10 @@ def _seccomp(program: bytes) -> None:
         raise OSError(ctypes.get_errno(), "cannot load the seccomp filter")
 
 
-def _probe(settings: dict) -> None:
+def _probe(settings: dict[str, Any]) -> None:
     """``child.py --probe SETTINGS``: set up as for a submission and print what held, as JSON."""
     _drop_identity(settings)
-    report: dict = {"uid": os.getuid()}
+    report: dict[str, Any] = {"uid": os.getuid()}
     try:
         with open(os.__file__, "rb"):
             pass
@@ -533,10 +353,10 @@ def _probe(settings: dict) -> None:
         libc = ctypes.CDLL(None, use_errno=True)
         refused = libc.unshare(_CLONE_NEWUSER) != 0 and ctypes.get_errno() == 1  # EPERM
         report["seccomp"] = refused
-    print(_to_json(report))
+    print(protocol.to_json(report))
 
 
-def _settle(source_dir: str, settings: dict) -> str:
+def _settle(source_dir: str, settings: dict[str, Any]) -> str:
     """Everything before the submission may run: identity, reaper, private copy of its files,
     limits, seccomp. Returns the folder holding the submission's files.
 
@@ -570,6 +390,8 @@ def main(argv: list[str]) -> None:
     source_dir, seed, settings = argv[3], int(argv[4]), json.loads(argv[5])
     try:
         source_dir = _settle(source_dir, settings)
+        driver = _load_module(settings["driver"], "_kit_driver")
+        _KIT_FILES.add(driver.__file__)
         failure = None
     except _TooLarge as err:
         failure = {"ok": False, "kind": "files", "error": str(err)}
@@ -578,17 +400,22 @@ def main(argv: list[str]) -> None:
     _watch_grader(fd_in)
     warnings.simplefilter("ignore")
     random.seed(seed)
-    runner = Runner(source_dir)
-    handlers = {
-        "load": lambda _request: failure or runner.load(),
-        "new": runner.new,
-        "sync": runner.sync,
-        "move": lambda _request: runner.move(),
-        "challenge": lambda _request: runner.challenge(),
-    }
+    handlers: dict[str, Any] = {}
+
+    def load_submission(_request: dict[str, Any]) -> dict[str, Any]:
+        if failure is not None:
+            return failure
+        reply, module = load(source_dir, settings.get("main", "game.py"))
+        if module is not None:
+            handlers.update(
+                driver.make_handlers(module, protocol.encode, _user_frames, _find_class)
+            )
+        return reply
+
+    handlers["load"] = load_submission
     while True:
         try:
-            request = _receive(fd_in)
+            request = protocol.receive(fd_in)
         except EOFError:
             return
         try:
@@ -601,12 +428,12 @@ def main(argv: list[str]) -> None:
             return
 
 
-def _reply(fd_out: int, reply: dict, number: object) -> None:
+def _reply(fd_out: int, reply: dict[str, Any], number: object) -> None:
     """Send ``reply`` to request ``number``; a channel the submission closed or filled with
     garbage ends the runner quietly, and the host reports what it saw."""
     _flush()
     try:
-        _send(fd_out, {**reply, "id": number})
+        protocol.send(fd_out, {**reply, "id": number})
     except BaseException:
         os._exit(1)
 

@@ -1,63 +1,45 @@
-"""The player host: starts a submission in its own process, asks it for moves, times and kills it.
+"""The player host: the life of one submission process, from start to the last kill.
 
 Nothing a child does surfaces here as an exception: each request yields a :class:`Reply` with
 a status, the time the host measured, and what the child printed meanwhile. All process
 creation goes through ``spawn`` (``subprocess.Popen`` by default) so tests can replace it.
+What is started is the :class:`~autograder.play.launch.Launch`'s business; the frames are read
+by :class:`~autograder.play.protocol.FrameReader`; printed text is kept by an
+:class:`~autograder.play.output.OutputTail`.
 
-The protocol: length-prefixed JSON on a private pipe pair. Every request, the first (``load``:
-import ``game.py``) included, carries an id the child cannot guess; the reply must carry it
-back. Anything already waiting on the channel when a request is sent is a violation: a reply
-cannot be written before its question. Where cgroups are available the submission is frozen
-between requests, so nothing of it runs while the grader's clock is not running.
+Every request, the first (``load``: import the submission) included, carries an id the child
+cannot guess; the reply must carry it back. Anything already waiting on the channel when a
+request is sent is a violation: a reply cannot be written before its question. Where cgroups
+are available the submission is frozen between requests, so nothing of it runs while the
+grader's clock is not running.
 """
 
 from __future__ import annotations
 
 import contextlib
-import json
 import os
 import secrets
 import selectors
 import shutil
 import signal
-import struct
 import subprocess
 import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import Enum
-from pathlib import Path
 from typing import Any
 
-from autograder import fence, seccomp
-from autograder.cgroups import JOIN_FAILED, Cgroup, join_command
-from autograder.sandbox import Protections, available, descendants, next_uid, runner_command
-from autograder.untrusted import clean, clean_tree
+from autograder.play.cgroups import JOIN_FAILED, Cgroup
+from autograder.play.launch import Launch
+from autograder.play.output import OutputTail
+from autograder.play.protocol import FrameReader, request_frame
+from autograder.play.sandbox import descendants, next_uid
+from autograder.play.untrusted import clean_tree
 
-__all__ = ["Limits", "Status", "Reply", "PlayerProcess", "PACKAGES"]
+__all__ = ["Status", "Reply", "PlayerProcess"]
 
-_HEADER = struct.Struct(">I")
-_MAX_REPLY = 1 << 20
 _DRAIN_CHUNKS = 256  # at most 16 MB read after a reply: a process printing forever cannot stall us
-# The runner's replies nest three lists deep at most: anything much deeper was not written by
-# it, and would make the grader's own recursion fail.
-_MAX_DEPTH = 12
-PACKAGES = ("numpy", "scipy")  # third-party packages a submission may import, when installed
-
-
-@dataclass(frozen=True)
-class Limits:
-    """Per-process limits, resolved once from the rubric."""
-
-    call_seconds: float = 10.5  # a call still running after this is killed
-    import_seconds: float = 10.0
-    memory_mb: int = 4096  # address space of each process; with cgroups, all of them together
-    file_mb: int = 64  # largest file the child may write; also the size of its private /tmp
-    output_chars: int = 4096  # printed text kept per call
-    processes: int = 64  # processes and threads of one submission (cgroups or its own uid)
-    open_files: int = 256  # file descriptors per process
-    packages: tuple[str, ...] = PACKAGES
 
 
 class Status(Enum):
@@ -82,19 +64,6 @@ class Reply:
         return self.status is Status.OK
 
 
-def _depth(value: Any) -> int:
-    """How deeply lists and objects nest in parsed JSON, without recursing."""
-    deepest, stack = 0, [(value, 1)]
-    while stack:
-        item, level = stack.pop()
-        if isinstance(item, dict | list):
-            deepest = max(deepest, level)
-            stack.extend(
-                (child, level + 1) for child in (item.values() if isinstance(item, dict) else item)
-            )
-    return deepest
-
-
 def _signal_name(number: int) -> str:
     try:
         return signal.Signals(number).name
@@ -107,20 +76,16 @@ class PlayerProcess:
 
     def __init__(
         self,
-        source_dir: Path,
+        launch: Launch,
         *,
-        seed: int,
-        limits: Limits,
         spawn: Callable[..., Any] | None = None,
         clock: Callable[[], float] = time.monotonic,
-        protections: Protections | None = None,
     ) -> None:
-        self.source_dir = Path(source_dir)
-        self.seed = seed
-        self.limits = limits
+        self.launch = launch
+        self.limits = launch.limits
+        self.protections = launch.protections
         self._spawn = spawn or subprocess.Popen  # looked up now, so tests can patch it
         self._clock = clock
-        self.protections = protections if protections is not None else available()
         self._process: Any = None
         self._group: int | None = None
         self._cgroup: Cgroup | None = None
@@ -128,10 +93,9 @@ class PlayerProcess:
         self._selector: selectors.BaseSelector | None = None
         self._to_child = -1
         self._from_child = -1
-        self._buffer = b""
+        self._frames = FrameReader()
+        self._output = OutputTail(launch.limits.output_chars)
         self._token = ""  # the id of the request in flight
-        self._printed: list[bytes] = []
-        self._printed_size = 0
         self.dead: Reply | None = None  # set once the process can answer no more
 
     def __enter__(self) -> PlayerProcess:
@@ -143,7 +107,7 @@ class PlayerProcess:
     # ---- starting ----------------------------------------------------------------------------
 
     def start(self) -> Reply:
-        """Start the process and import ``game.py``; the reply's data says whether that worked."""
+        """Start the process and import the submission; the reply says whether that worked."""
         self._workdir = tempfile.mkdtemp(prefix="teeko-player-")
         layers = self.protections
         uid = next_uid(layers)
@@ -158,26 +122,15 @@ class PlayerProcess:
                 return self._refused(f"cannot make its cgroup ({err.strerror or err})")
         request_read, request_write = os.pipe()
         reply_read, reply_write = os.pipe()
-        source = fence.SUBMISSION if layers.fence else str(self.source_dir.resolve())
-        command = [
-            *(join_command(self._cgroup) if self._cgroup else []),
-            *runner_command(layers, self.source_dir.resolve(), self.limits.file_mb,
-                            self.limits.packages),
-            str(request_read),
-            str(reply_write),
-            source,
-            str(self.seed),
-            json.dumps(self._settings(uid)),
-        ]  # fmt: skip
         try:
             self._process = self._spawn(
-                command,
+                self.launch.command(request_read, reply_write, uid, self._cgroup),
                 stdin=subprocess.DEVNULL,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
                 pass_fds=(request_read, reply_write),
                 cwd=self._workdir,
-                env=self._environment(),
+                env=Launch.environment(self._workdir),
                 start_new_session=True,
             )
         except OSError as err:
@@ -193,7 +146,8 @@ class PlayerProcess:
         for stream in (self._process.stdout, self._process.stderr):
             with contextlib.suppress(AttributeError, OSError, ValueError):
                 self._selector.register(stream.fileno(), selectors.EVENT_READ, "output")
-        return self.request({"op": "load"}, self.limits.import_seconds, "importing game.py")
+        doing = f"importing {self.launch.main_file}"
+        return self.request({"op": "load"}, self.limits.import_seconds, doing)
 
     def _refused(self, why: str) -> Reply:
         self.dead = Reply(
@@ -215,41 +169,6 @@ class PlayerProcess:
         except ProcessLookupError:
             return None
 
-    def _settings(self, uid: int | None) -> dict[str, Any]:
-        layers = self.limits
-        rlimits = {
-            "RLIMIT_FSIZE": layers.file_mb << 20,
-            "RLIMIT_NOFILE": layers.open_files,
-        }
-        if layers.memory_mb:
-            rlimits["RLIMIT_AS"] = layers.memory_mb << 20
-        if uid is not None and self.protections.cgroups is None:
-            rlimits["RLIMIT_NPROC"] = layers.processes  # a uid of its own: counts only its own
-        program = seccomp.filter_for() if self.protections.seccomp else None
-        return {
-            "rlimits": rlimits,
-            "grader": os.getpid(),
-            "uid": uid,
-            "fenced": self.protections.fence,
-            "site": fence.SITE if self.protections.fence else None,
-            "seccomp": program.hex() if program else None,
-        }
-
-    def _environment(self) -> dict[str, str]:
-        assert self._workdir is not None
-        return {
-            "PATH": "/usr/bin:/bin",
-            "HOME": self._workdir,
-            "TMPDIR": self._workdir,
-            "LANG": "C.UTF-8",
-            "PYTHONHASHSEED": "0",  # set and dict orders stay the same run to run
-            "PYTHONDONTWRITEBYTECODE": "1",
-            "PYTHONIOENCODING": "utf-8",
-            "OMP_NUM_THREADS": "1",  # numpy's threads would take the other jobs' cores
-            "OPENBLAS_NUM_THREADS": "1",
-            "MKL_NUM_THREADS": "1",
-        }
-
     # ---- requests ----------------------------------------------------------------------------
 
     def request(self, message: dict[str, Any], seconds: float, doing: str) -> Reply:
@@ -261,12 +180,11 @@ class PlayerProcess:
             return self.dead
         cpu_before = self._cpu()
         self._resume()
-        if self._pump(0) and self._buffer:
+        if self._pump(0) and self._frames.buffer:
             return self._violation("a message before the request was sent", self._clock(), doing)
         self._token = secrets.token_hex(16)
-        data = json.dumps({**message, "id": self._token}).encode()
         began = self._clock()
-        pending = memoryview(_HEADER.pack(len(data)) + data)
+        pending = memoryview(request_frame({**message, "id": self._token}))
         while pending:
             try:
                 pending = pending[os.write(self._to_child, pending) :]
@@ -281,7 +199,7 @@ class PlayerProcess:
     def _await(self, began: float, seconds: float, doing: str, cpu_before: float | None) -> Reply:
         deadline = began + seconds
         while True:
-            message = self._take_message()
+            message = self._frames.take()
             if message is not None:
                 return self._answer(message, began, doing, cpu_before)
             if self.dead is not None:
@@ -314,53 +232,23 @@ class PlayerProcess:
                 self._selector.unregister(key.fd)
                 open_channel = open_channel and key.data != "channel"
             elif key.data == "channel":
-                self._buffer += chunk
+                self._frames.buffer += chunk
             else:
-                self._keep_output(chunk)
+                self._output.add(chunk)
         return open_channel and self._channel_open()
 
     def _channel_open(self) -> bool:
         assert self._selector is not None
         return any(key.data == "channel" for key in self._selector.get_map().values())
 
-    def _keep_output(self, chunk: bytes) -> None:
-        room = self.limits.output_chars - self._printed_size
-        if room > 0:
-            self._printed.append(chunk[:room])
-        self._printed_size += len(chunk)
-
     def _drain_output(self) -> str:
         """What the child printed since the last call, capped, with a note on what was cut."""
-        assert self._selector is not None
-        for _ in range(_DRAIN_CHUNKS):
-            if not any(key.data == "output" for key, _ in self._selector.select(0)):
-                break
-            self._pump(0)
-        text = clean(b"".join(self._printed).decode("utf-8", "replace"), self.limits.output_chars)
-        if self._printed_size > self.limits.output_chars:
-            text += f"\n[... {self._printed_size - self.limits.output_chars} more bytes]"
-        self._printed, self._printed_size = [], 0
-        return text
-
-    def _take_message(self) -> dict[str, Any] | str | None:
-        if len(self._buffer) < _HEADER.size:
-            return None
-        (size,) = _HEADER.unpack_from(self._buffer)
-        if size > _MAX_REPLY:
-            return f"a reply of {size} bytes (the limit is {_MAX_REPLY})"
-        if len(self._buffer) < _HEADER.size + size:
-            return None
-        body = self._buffer[_HEADER.size : _HEADER.size + size]
-        self._buffer = self._buffer[_HEADER.size + size :]
-        try:
-            message = json.loads(body)
-        except (ValueError, RecursionError):
-            return "a reply that is not JSON"
-        if not isinstance(message, dict):
-            return "a reply that is not a JSON object"
-        if _depth(message) > _MAX_DEPTH:
-            return f"a reply nested more than {_MAX_DEPTH} levels deep"
-        return message
+        if self._selector is not None:
+            for _ in range(_DRAIN_CHUNKS):
+                if not any(key.data == "output" for key, _ in self._selector.select(0)):
+                    break
+                self._pump(0)
+        return self._output.take()
 
     def _answer(
         self, message: dict[str, Any] | str, began: float, doing: str, cpu_before: float | None
@@ -409,7 +297,7 @@ class PlayerProcess:
             code = 128 - code  # the runner's reaper reports a death by signal as shells do
         if code is None:
             how = "closed the grader's channel"
-        elif code == JOIN_FAILED and self._cgroup is not None and doing == "importing game.py":
+        elif code == JOIN_FAILED and self._cgroup is not None and doing.startswith("importing"):
             how = "could not join its cgroup (the grader's problem: grade it again)"
         elif self._cgroup is not None and self._cgroup.out_of_memory():
             how = (
@@ -436,9 +324,10 @@ class PlayerProcess:
 
     def _reap(self, seconds: float) -> int | None:
         try:
-            return self._process.wait(timeout=seconds)
+            code: int = self._process.wait(timeout=seconds)
         except subprocess.TimeoutExpired:
             return None
+        return code
 
     def _kill(self) -> None:
         """Kill the whole process group; safe to call when it is already gone."""

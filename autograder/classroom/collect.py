@@ -1,0 +1,261 @@
+"""A whole class in: :func:`collect` turns the inputs of ``autograder grade`` (a folder, several
+zips or .py files, or the zip Canvas's "Download Submissions" produces) into one
+:class:`~autograder.classroom.records.Entry` per student, without opening any student's zip
+beyond listing it: grading, and any error in a student's file, is the batch's business. Names
+are read by :mod:`~autograder.classroom.canvas_names`, students told apart by
+:mod:`~autograder.classroom.students`; this module walks the file system.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import re
+import shutil
+import time
+import zipfile
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from pathlib import Path, PurePosixPath
+
+from autograder.classroom.canvas_names import Candidate, looks_like_students, parse, safe
+from autograder.classroom.intake import is_junk, unpack
+from autograder.classroom.records import Entry
+from autograder.classroom.students import resolve
+from autograder.errors import GraderError
+from autograder.games import PACKS
+from autograder.grading.rubric import load_rubric
+
+__all__ = [
+    "Collection",
+    "collect",
+    "DEFAULT_NETID_PATTERN",
+    "BUNDLE_MAX_UNPACKED",
+    "BUNDLE_MAX_ENTRIES",
+]
+
+# the packaging.pattern of the Teeko course's rubric
+DEFAULT_NETID_PATTERN = load_rubric(None, PACKS["teeko"]).packaging_pattern
+BUNDLE_MAX_UNPACKED = 2 << 30  # bytes: a class bundle holds every student's zip, so 2 GB
+BUNDLE_MAX_ENTRIES = 5_000
+_ADVICE = re.compile(r"; (?:zip|submit) [^']*$")  # "...; zip it again" ending intake's messages
+
+
+@dataclass(frozen=True)
+class Collection:
+    """What the inputs hold: one entry per student, and the inputs that are nobody's."""
+
+    entries: tuple[Entry, ...]  # sorted by student
+    problems: tuple[str, ...]  # one sentence per input that could not be read; not graded
+
+
+class _Intake:
+    """The state of one :func:`collect` call: what was found and what went wrong."""
+
+    def __init__(self, workdir: Path, netid: re.Pattern[str]) -> None:
+        self.workdir = workdir
+        self.netid = netid
+        self.found: list[Candidate] = []
+        self.problems: list[str] = []
+
+    def candidate(self, path: Path, *, folder: bool = False) -> None:
+        try:
+            mtime = path.stat().st_mtime
+        except OSError:
+            mtime = 0.0
+        self.found.append(parse(path, self.netid, folder=folder, mtime=mtime))
+
+    def looks_like_students(self, name: str) -> bool:
+        return looks_like_students(name, self.netid)
+
+    # -- inputs -------------------------------------------------------------------------------
+
+    def take_input(self, path: Path) -> None:
+        if path.is_dir():
+            if (path / "game.py").is_file():
+                self.candidate(path, folder=True)
+            elif not self.scan(path):
+                self.problems.append(f"{path} holds no submissions")
+        elif path.is_file():
+            self.take_file(path, top_level=True)
+        elif path.exists():
+            self.problems.append(f"{path} is neither a file nor a folder")
+        else:
+            self.problems.append(f"{path} does not exist")
+
+    def scan(self, folder: Path) -> int:
+        """Take the files and student folders directly in ``folder``; returns how many."""
+        before = len(self.found)
+        try:
+            children = sorted(p for p in folder.iterdir() if not is_junk(p.name))
+        except OSError as err:
+            self.problems.append(f"cannot read the folder {folder}: {err.strerror or err}")
+            return 0
+        for child in children:
+            if child.is_dir():
+                if _holds_python(child):
+                    self.candidate(child, folder=True)
+                else:
+                    self.problems.append(
+                        f"{child} is a folder without a .py file; pass it as an input of its "
+                        "own to grade the files inside"
+                    )
+            elif child.is_file():
+                self.take_file(child, top_level=False)
+        return len(self.found) - before
+
+    def take_file(self, path: Path, *, top_level: bool) -> None:
+        """A file: a student's submission, a bundle of them, or (reported) neither.
+
+        A zip whose name says it is a student's is never opened here, so a damaged one still
+        becomes an entry and is graded zero with intake's reason.
+        """
+        if path.suffix.lower() == ".py" or self.looks_like_students(path.name):
+            self.candidate(path)
+            return
+        if path.suffix.lower() != ".zip" and not zipfile.is_zipfile(path):
+            self.problems.append(f"{path} is not a .py file, a zip or a folder")
+            return
+        try:
+            with zipfile.ZipFile(path) as archive:
+                infos = archive.infolist()
+        except (zipfile.BadZipFile, OSError, ValueError):
+            if top_level:  # a damaged class bundle: nobody to grade, so it is reported
+                self.problems.append(f"{path} is not a readable zip file")
+            else:  # inside a folder of students: a student's damaged zip
+                self.candidate(path)
+            return
+        files = [PurePosixPath(i.filename) for i in infos if not i.is_dir()]
+        files = [f for f in files if not any(is_junk(part) for part in f.parts)]
+        if any(f.name == "game.py" for f in files):
+            self.candidate(path)
+        elif self.looks_like_bundle(files):
+            self.take_bundle(path, infos)
+        elif not files and top_level:
+            self.problems.append(f"{path} is an empty zip")
+        else:
+            self.candidate(path)
+
+    def looks_like_bundle(self, files: list[PurePosixPath]) -> bool:
+        """Whether a zip holds submissions (mostly Canvas-named files or zips), not a student's."""
+        if not files:
+            return False
+        named = sum(1 for f in files if self.looks_like_students(f.name))
+        zips = sum(1 for f in files if f.suffix.lower() == ".zip")
+        return 2 * named > len(files) or 2 * zips > len(files)
+
+    def take_bundle(self, path: Path, infos: list[zipfile.ZipInfo]) -> None:
+        """Unpack a zip of submissions into the work folder and take what it holds."""
+        declared = sum(i.file_size for i in infos)
+        if len(infos) > BUNDLE_MAX_ENTRIES:
+            self.problems.append(
+                f"{path} holds {len(infos)} entries; a bundle may hold {BUNDLE_MAX_ENTRIES}"
+            )
+            return
+        if declared > BUNDLE_MAX_UNPACKED:
+            self.problems.append(
+                f"{path} unpacks to {declared / 2**20:.1f} MB; a bundle may unpack to "
+                f"{BUNDLE_MAX_UNPACKED / 2**20:.1f} MB"
+            )
+            return
+        target = self.workdir / "bundles" / safe(path.stem)
+        for number in itertools.count(2):
+            if not target.exists():
+                break
+            target = target.with_name(f"{safe(path.stem)}-{number}")
+        target.mkdir(parents=True)
+        try:
+            unpack(path, target, max_bytes=BUNDLE_MAX_UNPACKED, max_entries=BUNDLE_MAX_ENTRIES)
+        except GraderError as err:
+            shutil.rmtree(target, ignore_errors=True)
+            fact = _ADVICE.sub("", str(err))  # intake's advice is for a student, not for you
+            self.problems.append(f"{fact}; nothing in {path} was graded")
+            return
+        _keep_times(target, infos)
+        root = target
+        inside = [p for p in root.iterdir() if not is_junk(p.name)]
+        # A zip of a folder of submissions: look inside the folder.
+        while len(inside) == 1 and inside[0].is_dir() and not _holds_python(inside[0]):
+            root = inside[0]
+            inside = [p for p in root.iterdir() if not is_junk(p.name)]
+        if not self.scan(root):
+            self.problems.append(f"{path} holds no submissions")
+
+    def place(self, kept: Candidate) -> Path:
+        """The file to grade, under the name the student gave it when Canvas renamed it.
+
+        Canvas's prefix and its resubmission number are Canvas's doing, not the student's, so
+        intake's packaging check must see ``hw8_<netid>.zip``, not the downloaded name. The
+        file goes to ``workdir/canvas/<Canvas prefix>/``; the folder keeps who and which file.
+        """
+        if kept.file_id is None:
+            return kept.path
+        name = kept.given
+        if name in {"", ".", ".."} or "/" in name or "\\" in name:
+            name = safe(name)
+        prefix = kept.path.name[: len(kept.path.name) - len(kept.shown)].rstrip("_")
+        target = self.workdir / "canvas" / safe(prefix) / name
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            if kept.path.is_relative_to(self.workdir):
+                kept.path.replace(target)  # unpacked from a bundle: ours to move
+            else:  # a copy, not a link: the submission must not reach the instructor's file
+                shutil.copy2(kept.path, target)
+        except OSError:
+            return kept.path  # graded under the Canvas name: only the packaging note suffers
+        return target
+
+
+def _holds_python(folder: Path) -> bool:
+    """Whether ``folder`` holds a .py file anywhere, __MACOSX and hidden files aside."""
+    try:
+        for path in folder.rglob("*.py"):
+            parts = path.relative_to(folder).parts
+            if not any(is_junk(part) for part in parts):
+                return True
+    except OSError:
+        return False
+    return False
+
+
+def _keep_times(target: Path, infos: list[zipfile.ZipInfo]) -> None:
+    """Give unpacked files their time in the zip, so "newest" means newest submitted."""
+    for info in infos:
+        path = target.joinpath(*PurePosixPath(info.filename).parts)
+        try:
+            stamp = time.mktime((*info.date_time, 0, 0, -1))
+            os.utime(path, (stamp, stamp))
+        except (OSError, OverflowError, ValueError):
+            continue
+
+
+def collect(
+    inputs: Sequence[Path], workdir: Path, netid_pattern: str = DEFAULT_NETID_PATTERN
+) -> Collection:
+    """One entry per student found in ``inputs``; Canvas bundles are unpacked into ``workdir``.
+
+    Each input may be a .py file, a student's zip, a folder of such files (a subfolder holding
+    .py files is one student, named by the subfolder) or a zip of submissions such as Canvas's
+    "Download Submissions" zip. A student is the netid that ``netid_pattern`` (a regular
+    expression with a ``netid`` group, matched against the original file name) finds, else the
+    Canvas user id, else the anonymous id, else the file's stem or the folder's name. Of several
+    submissions by one student the newest is kept and ``Entry.note`` says so.
+
+    ``workdir`` must outlive the entries: their paths may point into it.
+
+    :raises GraderError: when ``netid_pattern`` is not a regular expression with a netid group.
+    """
+    try:
+        pattern = re.compile(netid_pattern, re.IGNORECASE)
+    except re.error as err:
+        raise GraderError(
+            f"netid pattern {netid_pattern!r} is not a regular expression: {err}"
+        ) from err
+    if "netid" not in pattern.groupindex:
+        raise GraderError(f"netid pattern {netid_pattern!r} has no (?P<netid>...) group")
+    workdir.mkdir(parents=True, exist_ok=True)
+    intake = _Intake(workdir, pattern)
+    for path in inputs:
+        intake.take_input(Path(path))
+    entries = [replace(entry, path=intake.place(kept)) for entry, kept in resolve(intake.found)]
+    return Collection(tuple(entries), tuple(intake.problems))

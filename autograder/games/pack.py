@@ -1,0 +1,124 @@
+"""The game-pack seam: all the kit knows about a game is its :class:`GamePack`.
+
+A pack is plain data and pure functions: the rules (positions, moves, phases, the end of a
+game, a text board), the student interface (the files a submission holds, the class it
+defines, how a returned value is read as a move and what its exact format is, what the child
+runner's driver sends and expects), the grading material (probe positions, opponents, the
+default rubric) and where its starter and solution live. The referee, scoring, the reports,
+the batch and the Gradescope bundle see games only through it; positions, moves and variants
+are the pack's own values, handed back to its functions untouched.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol
+
+__all__ = [
+    "GamePack",
+    "Assignment",
+    "Variant",
+    "Opponent",
+    "MoveError",
+    "UnknownAssignmentError",
+    "DRAW",
+]
+
+DRAW = "draw"  # what ``GamePack.result`` says of a game over without a winner (a full board)
+
+
+class MoveError(ValueError):
+    """A value ``make_move`` returned that the referee cannot accept; the message says why in
+    the student's terms (packs raise subclasses: malformed, illegal)."""
+
+
+class UnknownAssignmentError(KeyError):
+    """An assignment name no pack knows; the message lists the known ones."""
+
+    def __str__(self) -> str:
+        return str(self.args[0])
+
+
+class Variant(Protocol):
+    """What the kit reads of a pack's rule variant."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def description(self) -> str: ...
+
+    @property
+    def player_class(self) -> str: ...
+
+    @property
+    def aliases(self) -> tuple[str, ...]: ...
+
+
+# (position, the referee's seeded generator) -> a legal move; runs in the grader.
+Opponent = Callable[[Any, random.Random], Any]
+
+
+@dataclass(frozen=True)
+class GamePack:
+    """One game, as the kit sees it. Positions (``P``), moves (``M``) and variants (``V``)
+    are the pack's own types."""
+
+    name: str  # "teeko"
+    title: str  # "Teeko", for report titles
+    variants: Mapping[str, Variant]  # assignment name -> rule variant
+    # -- the rules ---------------------------------------------------------------------------
+    sides: tuple[str, str]  # the two sides, first to move first ("b", "r")
+    side_names: Mapping[str, str]  # "b" -> "black"
+    phases: tuple[str, ...]  # the rubric's per-phase criteria, in order ("drop", "move")
+    start: Callable[[Any], Any]  # V -> P
+    turn: Callable[[Any], str]  # P -> the side to move
+    phase: Callable[[Any], str]  # P -> one of ``phases``
+    legal_moves: Callable[[Any], Iterable[Any]]  # P -> the legal moves
+    play: Callable[[Any, Any], Any]  # P, M -> P (a new position)
+    result: Callable[[Any], str | None]  # P -> the side that won, DRAW, or None: it goes on
+    render: Callable[[Any], str]  # P -> the board as the student's program prints it
+    # -- the student interface ---------------------------------------------------------------
+    files: tuple[str, ...]  # what a submission holds; the first is the module to import
+    read_move: Callable[[Any, Any], Any]  # raw value, P -> M; raises MoveError
+    format_problem: Callable[[Any, Any], str | None]  # raw value, P -> what is inexact
+    student_move: Callable[[Any], Any]  # M -> the move as plain data for the driver
+    state: Callable[[Any], Any]  # P -> the position as plain data for the driver
+    driver: Path  # the child-side module that calls the student's class
+    # -- grading material --------------------------------------------------------------------
+    probes: Callable[[Any, int, Mapping[str, int]], list[Any]]  # V, seed, per phase -> [P]
+    random_position: Callable[[Any, random.Random, int], Any]  # V, rng, plies -> P or None
+    opponents: Mapping[str, tuple[str, Opponent]]  # id -> (name in reports, opponent)
+    rubric: Path  # the default rubric TOML
+    starter: Callable[[Any], str]  # V -> its starter, relative to the project's root
+    solution: Callable[[Any], str]  # V -> its reference solution, likewise
+
+
+@dataclass(frozen=True)
+class Assignment:
+    """One homework: a pack and one of its rule variants."""
+
+    pack: GamePack
+    variant: Any  # the pack's own variant value
+
+    @property
+    def name(self) -> str:
+        return str(self.variant.name)
+
+    @property
+    def description(self) -> str:
+        return str(self.variant.description)
+
+    @property
+    def player_class(self) -> str:
+        return str(self.variant.player_class)
+
+    @property
+    def main_file(self) -> str:
+        return self.pack.files[0]
+
+    def side_name(self, side: str) -> str:
+        return self.pack.side_names.get(side, side)

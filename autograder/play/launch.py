@@ -1,0 +1,103 @@
+"""How a submission's process is started: the limits, the command line, the runner's settings
+and the environment, decided in one place from the sandbox layers this machine offers."""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from autograder.play import fence, seccomp
+from autograder.play.cgroups import Cgroup, join_command
+from autograder.play.sandbox import Protections, runner_command
+
+__all__ = ["Limits", "Launch", "PACKAGES"]
+
+PACKAGES = ("numpy", "scipy")  # third-party packages a submission may import, when installed
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Per-process limits, resolved once from the rubric."""
+
+    call_seconds: float = 10.5  # a call still running after this is killed
+    import_seconds: float = 10.0
+    memory_mb: int = 4096  # address space of each process; with cgroups, all of them together
+    file_mb: int = 64  # largest file the child may write; also the size of its private /tmp
+    output_chars: int = 4096  # printed text kept per call
+    processes: int = 64  # processes and threads of one submission (cgroups or its own uid)
+    open_files: int = 256  # file descriptors per process
+    packages: tuple[str, ...] = PACKAGES
+
+
+@dataclass(frozen=True)
+class Launch:
+    """What to start: a submission (a folder holding exactly its files), the game's driver,
+    the file to import, the seed of its ``random`` module, its limits and the layers."""
+
+    source_dir: Path
+    driver: Path
+    main_file: str
+    seed: int
+    limits: Limits
+    protections: Protections
+
+    def command(
+        self, request_fd: int, reply_fd: int, uid: int | None, group: Cgroup | None
+    ) -> list[str]:
+        """The command line: join the cgroup, enter the fence, run the runner."""
+        fenced = self.protections.fence
+        source = fence.SUBMISSION if fenced else str(self.source_dir.resolve())
+        runner = runner_command(
+            self.protections,
+            self.source_dir.resolve(),
+            self.driver,
+            self.limits.file_mb,
+            self.limits.packages,
+        )
+        return [
+            *(join_command(group) if group is not None else []),
+            *runner,
+            str(request_fd),
+            str(reply_fd),
+            source,
+            str(self.seed),
+            json.dumps(self.settings(uid)),
+        ]
+
+    def settings(self, uid: int | None) -> dict[str, Any]:
+        """What the runner sets up from inside before the submission may run."""
+        limits, layers = self.limits, self.protections
+        rlimits = {"RLIMIT_FSIZE": limits.file_mb << 20, "RLIMIT_NOFILE": limits.open_files}
+        if limits.memory_mb:
+            rlimits["RLIMIT_AS"] = limits.memory_mb << 20
+        if uid is not None and layers.cgroups is None:
+            rlimits["RLIMIT_NPROC"] = limits.processes  # a uid of its own: counts only its own
+        program = seccomp.filter_for() if layers.seccomp else None
+        return {
+            "rlimits": rlimits,
+            "grader": os.getpid(),
+            "uid": uid,
+            "fenced": layers.fence,
+            "site": fence.SITE if layers.fence else None,
+            "seccomp": program.hex() if program else None,
+            "driver": fence.DRIVER if layers.fence else str(self.driver),
+            "main": self.main_file,
+        }
+
+    @staticmethod
+    def environment(workdir: str) -> dict[str, str]:
+        return {
+            "PATH": "/usr/bin:/bin",
+            "HOME": workdir,
+            "TMPDIR": workdir,
+            "LANG": "C.UTF-8",
+            "PYTHONHASHSEED": "0",  # set and dict orders stay the same run to run
+            "PYTHONDONTWRITEBYTECODE": "1",
+            "PYTHONIOENCODING": "utf-8",
+            "OMP_NUM_THREADS": "1",  # numpy's threads would take the other jobs' cores
+            "OPENBLAS_NUM_THREADS": "1",
+            "MKL_NUM_THREADS": "1",
+        }

@@ -1,0 +1,497 @@
+"""The referee: plays graded games and probe positions against a submission's process.
+
+It owns the rules (through the game's pack), the opponents, the clock and the record; the
+submission only answers requests through the host. The result is a :class:`Session` of plain
+records that scoring and the reports read; nothing here decides points.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from autograder.games.pack import DRAW, Assignment, MoveError, Opponent
+from autograder.play.host import PlayerProcess, Reply, Status
+from autograder.play.launch import Launch, Limits
+from autograder.play.protocol import cut_size, decode
+from autograder.play.sandbox import Protections, available
+from autograder.play.untrusted import clean
+
+__all__ = [
+    "Plan",
+    "Call",
+    "Game",
+    "Session",
+    "Budget",
+    "Referee",
+    "Spawner",
+    "run_session",
+    "default_spawner",
+    "SHOWN_BEFORE",
+]
+
+_RETURNED_SHOWN = 300  # characters of a returned value's repr kept for reports
+SHOWN_BEFORE = 0.05  # seconds in the calls before make_move worth naming in a report
+_NOTES_KEPT = 4  # notes kept from one sync reply (the runner writes at most three)
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What the referee plays and asks, from the rubric: games, probes per phase, limits."""
+
+    games: int = 3
+    ply_cap: int = 200
+    probes: tuple[tuple[str, int], ...] = (("drop", 10), ("move", 10))  # phase, how many
+    limits: Limits = Limits()
+    timeouts_before_giving_up: int = 2
+
+
+# ---- records ----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Call:
+    """One ``make_move`` call: where, on what position, what came back and what was wrong."""
+
+    where: str
+    position: Any  # the pack's position
+    phase: str  # the pack's phase of ``position``
+    status: Status
+    seconds: float
+    returned: str = ""  # repr of the returned value, for reports
+    illegal: str | None = None  # the engine's reason when the move is malformed or illegal
+    format_problem: str | None = None
+    changed: str | None = None  # what make_move modified
+    printed: str = ""
+    error: str | None = None  # crash, exit, timeout: what happened instead of a move
+    move: Any = None  # the pack's move, when it was legal
+    other_seconds: float = 0.0  # of ``seconds``: the calls before make_move (construction, sync)
+    other_calls: str = ""  # what those were, for reports
+    cpu_seconds: float | None = None  # CPU time of all its processes over those calls (cgroups)
+
+    @property
+    def answered(self) -> bool:
+        return self.status is Status.OK
+
+
+@dataclass(frozen=True)
+class Game:
+    number: int
+    ai_side: str
+    result: str  # "win", "loss" or "draw", for the submission
+    reason: str
+    plies: int
+    final: Any  # the pack's position
+    calls: tuple[Call, ...]
+    notes: tuple[str, ...] = ()
+    printed: str = ""  # printed outside make_move: construction, place_piece, opponent_move
+
+
+@dataclass(frozen=True)
+class Session:
+    """Everything the referee saw while grading one submission."""
+
+    submission: str
+    assignment: Assignment
+    seed: int
+    plan: Plan
+    load_error: str | None = None  # the submission could not be started at all
+    import_printed: str = ""
+    games: tuple[Game, ...] = ()
+    probes: tuple[Call, ...] = ()
+    protections: tuple[str, ...] = ()  # the sandbox layers that were active, for the report
+
+    @property
+    def calls(self) -> tuple[Call, ...]:
+        return tuple(c for g in self.games for c in g.calls) + self.probes
+
+
+# ---- the timeout allowance ----------------------------------------------------------------------
+
+
+class Budget:
+    """Counts hard timeouts and watches the submission's wall-time cap; past either, the rest
+    of the calls are scored as timeouts without waiting."""
+
+    def __init__(self, allowed: int, deadline: float | None = None) -> None:
+        self.allowed, self.used, self.deadline = allowed, 0, deadline
+
+    @property
+    def exhausted(self) -> bool:
+        out_of_time = self.deadline is not None and time.monotonic() >= self.deadline
+        return self.used >= self.allowed or out_of_time
+
+    def why(self, limits: Limits) -> str:
+        if self.used >= self.allowed:
+            return (
+                f"not run: {self.used} calls already passed the {limits.call_seconds:g} s limit, "
+                "so the rest count as timeouts"
+            )
+        return "not run: grading this submission used up its whole time allowance"
+
+    def record(self, reply: Reply) -> None:
+        if reply.status is Status.TIMEOUT:
+            self.used += 1
+
+
+# ---- judging one reply --------------------------------------------------------------------------
+
+
+def _judge(assignment: Assignment, where: str, pos: Any, reply: Reply) -> Call:
+    pack = assignment.pack
+    phase = pack.phase(pos)
+    if not reply.ok:
+        return Call(
+            where,
+            pos,
+            phase,
+            reply.status,
+            reply.seconds,
+            printed=reply.printed,
+            error=reply.detail,
+            cpu_seconds=reply.cpu_seconds,
+        )
+    raw = decode(reply.data.get("move"))
+    changed = []
+    if reply.data.get("state_changed"):
+        changed.append("the state passed to make_move")
+    if reply.data.get("board_changed"):
+        changed.append("the player's own board")
+    try:
+        move: Any = pack.read_move(raw, pos)
+        illegal = None
+    except MoveError as err:
+        move, illegal = None, str(err)
+    problem = pack.format_problem(raw, pos)
+    size = cut_size(reply.data.get("move"))
+    if size is not None:  # the child sent the first items only: name the real length
+        shown, real = f"a list of {len(raw)} items", f"a list of {size} items"
+        illegal = illegal and illegal.replace(shown, real)
+        problem = problem and problem.replace(shown, real)
+    return Call(
+        where,
+        pos,
+        phase,
+        Status.OK,
+        reply.seconds,
+        returned=clean(repr(raw), _RETURNED_SHOWN),
+        illegal=illegal,
+        format_problem=problem,
+        changed=" and ".join(changed) or None,
+        printed=reply.printed,
+        move=move,
+        cpu_seconds=reply.cpu_seconds,
+    )
+
+
+def _load_problem(reply: Reply, assignment: Assignment, limits: Limits) -> str:
+    """One sentence on why the submission could not be started, and what to do."""
+    main, wanted = assignment.main_file, assignment.player_class
+    guard = 'move the code that plays a game under `if __name__ == "__main__":`'
+    kind, error = reply.data.get("kind"), reply.data.get("error")
+    if reply.status is Status.TIMEOUT:
+        return (
+            f"importing {main} did not finish within {limits.import_seconds:g} s; if it "
+            f"plays a game or waits for input when imported, {guard}"
+        )
+    messages = {
+        "input": f"{main} called input() while being imported, and the grader gives it no "
+        f"keyboard: {guard}",
+        "syntax": f"{main} has a syntax error ({error}); run `python {main}` to see where",
+        "sandbox": f"the grader could not fence the submission in ({error}), so it was not "
+        "run: this is the grader's problem, not yours; it needs grading again",
+        "files": f"{error}; submit only the files of the homework",
+        "encoding": f"{main} is not UTF-8 text ({error}); save it with the UTF-8 encoding "
+        "(not UTF-16, not Latin-1)",
+        "exit": f"{main} tried to end the program while being imported ({error}): {guard}",
+        "class": f"{main} defines no class {wanted} (it defines: {error or 'no classes'}); "
+        f"the course's driver creates {wanted}(), so keep that name",
+    }
+    if isinstance(kind, str) and kind in messages:
+        return messages[kind]
+    if reply.status is Status.ERROR:
+        return f"importing {main} raised {error}; fix it and run `python {main}`"
+    return f"{reply.detail}; {main} must import without ending the program"
+
+
+# ---- the referee --------------------------------------------------------------------------------
+
+Spawner = Callable[[int], PlayerProcess]  # child seed -> a process not yet started
+
+
+@dataclass
+class _Record:
+    """A game as it goes: the position, the plies, the calls, and what was printed meanwhile."""
+
+    number: int
+    ai: str
+    pos: Any
+    plies: int = 0
+    calls: list[Call] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    printed: list[str] = field(default_factory=list)
+
+    def end(self, result: str, reason: str) -> Game:
+        return Game(
+            self.number,
+            self.ai,
+            result,
+            reason,
+            self.plies,
+            self.pos,
+            tuple(self.calls),
+            tuple(self.notes),
+            "".join(self.printed),
+        )
+
+
+@dataclass
+class Referee:
+    """Plays one submission's games and asks its probes, in processes from ``spawn``; every
+    call shares one timeout allowance (``budget``)."""
+
+    spawn: Spawner
+    assignment: Assignment
+    plan: Plan
+    seed: int
+    budget: Budget
+
+    @property
+    def limits(self) -> Limits:
+        return self.plan.limits
+
+    def _colour(self, side: str) -> str:
+        return self.assignment.side_name(side)
+
+    def _skipped(self, where: str, pos: Any) -> Call:
+        detail = self.budget.why(self.limits)
+        phase = self.assignment.pack.phase(pos)
+        return Call(where, pos, phase, Status.TIMEOUT, float("inf"), error=detail)
+
+    def _new(self, side: str, pos: Any | None) -> dict[str, Any]:
+        state = None if pos is None else self.assignment.pack.state(pos)
+        return {"op": "new", "cls": self.assignment.player_class, "side": side, "state": state}
+
+    def _ask(
+        self, proc: PlayerProcess, where: str, pos: Any, before: Sequence[tuple[Reply, str]]
+    ) -> Call:
+        """``make_move`` on ``pos``. The calls ``before`` it since the last move (constructing
+        the player, place_piece/opponent_move) count in its time: the submission cannot search
+        there unseen. Their time also comes off the hard limit, which bounds the total."""
+        if self.budget.exhausted:
+            return self._skipped(where, pos)
+        limits = self.limits
+        spent = sum(reply.seconds for reply, _ in before)
+        reply = proc.request({"op": "move"}, max(limits.call_seconds - spent, 0.0), "make_move")
+        self.budget.record(reply)
+        call = _judge(self.assignment, where, pos, reply)
+        if not before:
+            return call
+        cpus = [r.cpu_seconds for r, _ in before] + [reply.cpu_seconds]
+        error = call.error
+        names = " and ".join(dict.fromkeys(doing for _, doing in before))
+        if reply.status is Status.TIMEOUT:
+            error = f"make_move was still running after {limits.call_seconds:g} s and was stopped"
+            if spent >= SHOWN_BEFORE:
+                error += f" ({spent:.2f} s of it in {names}, called before make_move)"
+        return replace(
+            call,
+            seconds=call.seconds + spent,
+            other_seconds=spent,
+            other_calls=names,
+            cpu_seconds=None if None in cpus else sum(c for c in cpus if c is not None),
+            error=error,
+        )
+
+    def game(
+        self, number: int, opponent: tuple[str, Opponent] | None = None, label: str = "game"
+    ) -> Game:
+        """One game from the start against ``opponent`` (name, function; default: the pack's
+        random player), the submission first to move when ``number`` is odd.
+
+        The opponent's generator is seeded from the seed, ``label`` and ``number`` and lives
+        here, never in the submission's process.
+        """
+        pack, limits = self.assignment.pack, self.limits
+        name, choose = opponent or pack.opponents["random"]
+        first, second = pack.sides
+        record = _Record(
+            number, first if number % 2 == 1 else second, pack.start(self.assignment.variant)
+        )
+        rng = random.Random(
+            f"opponent:{self.seed}:{number}" if label == "game" else f"{label}:{self.seed}:{number}"
+        )
+        if self.budget.exhausted:
+            return record.end("loss", self.budget.why(limits))
+        construct = f"{self.assignment.player_class}()"
+        with self.spawn(self.seed * 1000 + number) as proc:
+            reply = proc.start()
+            if not reply.ok:
+                return record.end("loss", reply.detail)
+            reply = proc.request(self._new(record.ai, None), limits.import_seconds, construct)
+            record.printed.append(reply.printed)
+            if not reply.ok:
+                return record.end("loss", reply.detail)
+            before: list[tuple[Reply, str]] = [(reply, construct)]
+            own: Any = None
+            theirs: Any = None
+            while (result := pack.result(record.pos)) is None and record.plies < self.plan.ply_cap:
+                if pack.turn(record.pos) != record.ai:
+                    move = choose(record.pos, rng)
+                    theirs = pack.student_move(move)
+                else:
+                    sync = proc.request(
+                        {"op": "sync", "own": own, "opp": theirs, "state": pack.state(record.pos)},
+                        max(limits.call_seconds - sum(r.seconds for r, _ in before), 0.0),
+                        "place_piece/opponent_move",
+                    )
+                    before.append((sync, "place_piece/opponent_move"))
+                    record.printed.append(sync.printed)
+                    if not sync.ok:
+                        return record.end("loss", sync.detail)
+                    said = sync.data.get("notes")
+                    if isinstance(said, list):  # the driver's list of what went wrong, if any
+                        record.notes.extend(
+                            f"before ply {record.plies + 1}: {n}" for n in said[:_NOTES_KEPT]
+                        )
+                    where = (
+                        f"{label} {number} (you played {self._colour(record.ai)}), "
+                        f"move {len(record.calls) + 1}"
+                    )
+                    call = self._ask(proc, where, record.pos, before)
+                    before = []
+                    record.calls.append(call)
+                    if call.move is None:
+                        reason = call.error or f"make_move returned an illegal move: {call.illegal}"
+                        return record.end("loss", reason)
+                    move, own, theirs = call.move, pack.student_move(call.move), None
+                record.pos = pack.play(record.pos, move)
+                record.plies += 1
+        if result is None or result == DRAW:
+            why = (
+                "the board is full"
+                if result == DRAW
+                else f"no goal within {self.plan.ply_cap} plies"
+            )
+            return record.end("draw", why)
+        if result == record.ai:
+            return record.end("win", f"you completed a goal on ply {record.plies}")
+        return record.end("loss", f"{name} had a goal on ply {record.plies}")
+
+    def ask(
+        self, positions: Sequence[Any], label: str = "probe"
+    ) -> tuple[list[Call], str | None, str]:
+        """A ``make_move`` call on each position, a fresh player object for each, in one
+        process while it lives (a killed one is replaced).
+
+        Returns the calls, why the submission could not start (None when it could) and what it
+        printed while being imported.
+        """
+        assignment, limits = self.assignment, self.limits
+        calls: list[Call] = []
+        import_printed = ""
+        proc: PlayerProcess | None = None
+        construct = f"{assignment.player_class}()"
+        try:
+            for index, pos in enumerate(positions, 1):
+                side = assignment.pack.turn(pos)
+                where = (
+                    f"{label} {index} ({assignment.pack.phase(pos)} phase, you play "
+                    f"{self._colour(side)})"
+                )
+                if self.budget.exhausted:
+                    calls.append(self._skipped(where, pos))
+                    continue
+                if proc is None or proc.dead is not None:
+                    if proc is not None:
+                        proc.close()
+                    proc = self.spawn(self.seed + index)
+                    reply = proc.start()
+                    if not reply.ok:
+                        return calls, _load_problem(reply, assignment, limits), reply.printed
+                    if index == 1:
+                        import_printed = reply.printed
+                reply = proc.request(self._new(side, pos), limits.import_seconds, construct)
+                if reply.data.get("kind") == "class":
+                    return calls, _load_problem(reply, assignment, limits), import_printed
+                self.budget.record(reply)
+                if not reply.ok:
+                    calls.append(_judge(assignment, where, pos, reply))
+                    continue
+                call = self._ask(proc, where, pos, [(reply, construct)])
+                if reply.printed:
+                    call = replace(call, printed=reply.printed + call.printed)
+                calls.append(call)
+        finally:
+            if proc is not None:
+                proc.close()
+        return calls, None, import_printed
+
+    def opted_in(self) -> bool | None:
+        """Whether the player's ``run_challenge_test()`` is True; None when it cannot say."""
+        limits = self.limits
+        with self.spawn(self.seed) as proc:
+            if not proc.start().ok:
+                return None
+            construct = f"{self.assignment.player_class}()"
+            if not proc.request(
+                self._new(self.assignment.pack.sides[0], None), limits.import_seconds, construct
+            ).ok:
+                return None
+            reply = proc.request({"op": "challenge"}, limits.call_seconds, "run_challenge_test")
+        return reply.ok and reply.data.get("opted_in") is True
+
+
+# ---- a whole submission -------------------------------------------------------------------------
+
+
+def default_spawner(
+    source_dir: Path, assignment: Assignment, limits: Limits, protections: Protections | None = None
+) -> Spawner:
+    """Processes for the submission in ``source_dir`` under ``limits``."""
+    layers = protections if protections is not None else available()
+
+    def spawn(child_seed: int) -> PlayerProcess:
+        launch = Launch(
+            source_dir, assignment.pack.driver, assignment.main_file, child_seed, limits, layers
+        )
+        return PlayerProcess(launch)
+
+    return spawn
+
+
+def run_session(
+    source_dir: Path,
+    assignment: Assignment,
+    plan: Plan,
+    seed: int,
+    spawn: Spawner | None = None,
+    label: str | None = None,
+    deadline: float | None = None,
+) -> Session:
+    """Grade-ready records for the submission in ``source_dir``: probes first, then the games."""
+    referee = Referee(
+        spawn or default_spawner(source_dir, assignment, plan.limits),
+        assignment,
+        plan,
+        seed,
+        Budget(plan.timeouts_before_giving_up, deadline),
+    )
+    base = Session(
+        label or str(source_dir),
+        assignment,
+        seed,
+        plan,
+        protections=tuple(available().describe()),
+    )
+    counts: Mapping[str, int] = dict(plan.probes)
+    positions = assignment.pack.probes(assignment.variant, seed, counts)
+    probes, load_error, import_printed = referee.ask(positions)
+    if load_error is not None:
+        return replace(base, load_error=load_error, import_printed=import_printed)
+    games = tuple(referee.game(number) for number in range(1, plan.games + 1))
+    return replace(base, import_printed=import_printed, games=games, probes=tuple(probes))

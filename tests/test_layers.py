@@ -1,0 +1,88 @@
+"""The kit's layers, read from the source: every import goes down (or sideways), never up.
+
+games (pure rules, and the game-pack seam) < oracle (exact solutions of a game) < play (host,
+child runner, sandbox, referee, opponents) < grading (rubric, scoring, reports, extras) <
+classroom (intake, Canvas, batch, records, summary, Gradescope) < the command line.
+``autograder.errors`` and ``autograder.files`` are the base every layer may use.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import ROOT
+
+PACKAGE = ROOT / "autograder"
+ORDER = {"errors": 0, "files": 0, "games": 0, "oracle": 1, "play": 2, "grading": 3, "classroom": 4}
+TOP = 5  # cli.py, __main__.py
+
+
+def _module(path: Path) -> str:
+    parts = path.relative_to(ROOT).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _layer(module: str) -> int:
+    parts = module.split(".")
+    if len(parts) == 1:
+        return 0  # the package itself
+    return ORDER.get(parts[1], TOP)
+
+
+def _imports(path: Path, module: str) -> list[tuple[int, str]]:
+    """(line, imported module) for every import of the kit's own modules in ``path``."""
+    package = module if path.name == "__init__.py" else module.rpartition(".")[0]
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.Import):
+            found += [(node.lineno, alias.name) for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.rsplit(".", node.level - 1)[0] if node.level > 1 else package
+                target = f"{base}.{node.module}" if node.module else base
+            else:
+                target = node.module or ""
+            found.append((node.lineno, target))
+            found += [(node.lineno, f"{target}.{alias.name}") for alias in node.names]
+    return [(line, name) for line, name in found if name.split(".")[0] == "autograder"]
+
+
+SOURCES = sorted(PACKAGE.rglob("*.py"))
+
+
+@pytest.mark.parametrize("path", SOURCES, ids=[_module(p) for p in SOURCES])
+def test_every_import_goes_down_the_layers(path):
+    module = _module(path)
+    upward = [
+        f"line {line}: {module} (layer {_layer(module)}) imports {name} (layer {_layer(name)})"
+        for line, name in _imports(path, module)
+        if _layer(name) > _layer(module)
+    ]
+    assert not upward, "\n".join(upward)
+
+
+def test_every_module_sits_in_a_layer():
+    loose = [
+        _module(p)
+        for p in SOURCES
+        if _layer(_module(p)) == TOP and _module(p) not in ("autograder.cli", "autograder.__main__")
+    ]
+    assert not loose, f"modules outside every layer: {loose}"
+
+
+def test_the_oracle_command_does_not_pull_in_the_rest_of_the_kit():
+    code = (
+        "import json, sys\nimport autograder.oracle.__main__\n"
+        "print(json.dumps(sorted(m for m in sys.modules if m.startswith('autograder'))))"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=60, cwd=ROOT
+    )
+    loaded = json.loads(done.stdout)
+    assert not [m for m in loaded if _layer(m) > ORDER["oracle"]], loaded
