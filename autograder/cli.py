@@ -201,7 +201,8 @@ def _write(path: Path, text: str) -> None:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="autograder", description="Grade Teeko / Teeko2 minimax homework by the course rubric."
+        prog="autograder",
+        description=f"Grade minimax homework ({', '.join(ASSIGNMENTS)}) by the course rubric.",
     )
     commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     check = commands.add_parser(

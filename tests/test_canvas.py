@@ -11,7 +11,7 @@ import pytest
 
 import autograder.classroom.collect as collect_module
 from autograder.classroom.canvas import write_canvas_import
-from autograder.classroom.collect import DEFAULT_NETID_PATTERN, Collection, collect
+from autograder.classroom.collect import Collection, collect
 from autograder.classroom.intake import open_submission, packaging_problems
 from autograder.classroom.records import Entry, Record
 from autograder.errors import GraderError
@@ -47,7 +47,11 @@ def _submission(path: Path) -> Path:
     return _zip(path) if path.suffix == ".zip" else _file(path)
 
 
+NETID_PATTERN = course_rubric().packaging_pattern  # hw8_<netid>.zip
+
+
 def _collect(tmp_path: Path, *inputs: Path, **options: str) -> Collection:
+    options.setdefault("netid_pattern", NETID_PATTERN)
     return collect(list(inputs), tmp_path / "work", **options)
 
 
@@ -150,10 +154,6 @@ def test_an_uncanvased_file_is_graded_where_it_is(tmp_path):
     path = _submission(tmp_path / "in" / "hw8_bbadger-1.zip")
     (entry,) = _collect(tmp_path, path).entries
     assert entry.path == path
-
-
-def test_the_default_netid_pattern_is_the_course_rubrics():
-    assert course_rubric().packaging_pattern == DEFAULT_NETID_PATTERN
 
 
 def test_a_course_can_change_the_netid_pattern(tmp_path):

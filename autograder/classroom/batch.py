@@ -187,9 +187,9 @@ def _graded_record(entry: Entry, grade: Grade, seconds: float) -> Record:
     )
 
 
-def _error_feedback(record: Record) -> tuple[str, str]:
+def _error_feedback(record: Record, title: str) -> tuple[str, str]:
     reason = "\n".join(md_code(record.reason))
-    text = f"# Teeko autograder feedback\n\n**Score: 0/{record.max_score}**\n\n{reason}\n"
+    text = f"# {title} autograder feedback\n\n**Score: 0/{record.max_score}**\n\n{reason}\n"
     results = {"score": 0, "output": record.reason, "visibility": "visible", "tests": []}
     return text, json.dumps(results, indent=2) + "\n"
 
@@ -209,7 +209,7 @@ def _grade_one(
             submission = open_submission(entry.path, Path(work), assignment.main_file)
         except GraderError as err:
             record = _error_record(entry, str(err), rubric.max_score, time.monotonic() - began)
-            feedback, results = _error_feedback(record)
+            feedback, results = _error_feedback(record, assignment.pack.title)
         else:
             grade = grade_submission(
                 replace(submission, label=entry.path.name),

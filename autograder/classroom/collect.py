@@ -23,19 +23,14 @@ from autograder.classroom.intake import is_junk, unpack
 from autograder.classroom.records import Entry
 from autograder.classroom.students import resolve
 from autograder.errors import GraderError
-from autograder.games import PACKS
-from autograder.grading.rubric import load_rubric
 
 __all__ = [
     "Collection",
     "collect",
-    "DEFAULT_NETID_PATTERN",
     "BUNDLE_MAX_UNPACKED",
     "BUNDLE_MAX_ENTRIES",
 ]
 
-# the packaging.pattern of the Teeko course's rubric
-DEFAULT_NETID_PATTERN = load_rubric(None, PACKS["teeko"]).packaging_pattern
 BUNDLE_MAX_UNPACKED = 2 << 30  # bytes: a class bundle holds every student's zip, so 2 GB
 BUNDLE_MAX_ENTRIES = 5_000
 _ADVICE = re.compile(r"; (?:zip|submit) [^']*$")  # "...; zip it again" ending intake's messages
@@ -229,9 +224,7 @@ def _keep_times(target: Path, infos: list[zipfile.ZipInfo]) -> None:
             continue
 
 
-def collect(
-    inputs: Sequence[Path], workdir: Path, netid_pattern: str = DEFAULT_NETID_PATTERN
-) -> Collection:
+def collect(inputs: Sequence[Path], workdir: Path, netid_pattern: str) -> Collection:
     """One entry per student found in ``inputs``; Canvas bundles are unpacked into ``workdir``.
 
     Each input may be a .py file, a student's zip, a folder of such files (a subfolder holding

@@ -64,7 +64,7 @@ if ! command -v bwrap > /dev/null && command -v apt-get > /dev/null; then
     DEBIAN_FRONTEND=noninteractive apt-get install -y -q bubblewrap \
         || echo "could not install bubblewrap: submissions will run without the fence"
 fi
-echo "installed the Teeko grading kit in $VENV"
+echo "installed the grading kit in $VENV"
 """
 
 _RUN = """\

@@ -194,7 +194,7 @@ def packaging_problems(
         return None
     problems = []
     if not re.fullmatch(pattern, submission.archive):
-        problems.append(f"the zip is named {submission.archive!r}, not {example}")
+        problems.append(f"the zip is named {submission.archive!r}, not {example or pattern}")
     extra = sorted(n for n in submission.names if n not in files)
     if extra:
         wanted = " and ".join(files)

@@ -69,7 +69,7 @@ OPTIONS: dict[tuple[str, str], tuple[type, str]] = {
     ("output", "penalty"): (int, "points taken off when anything is printed outside main()"),
     ("packaging", "penalty"): (int, "points taken off a badly named or badly filled zip"),
     ("packaging", "pattern"): (str, "regular expression for the zip name, with a netid group"),
-    ("packaging", "example"): (str, "the zip name students are told to use"),
+    ("packaging", "example"): (str, "the zip name students are told to use (empty: the pattern)"),
     ("extras", "ladder_games"): (int, "games against each ladder rung, random to perfect (0: off)"),
     ("extras", "move_quality"): (bool, "rate every probe move against perfect play"),
     ("extras", "puzzles"): (int, "win-in-1, block and win-in-3 puzzles of each kind (0: off)"),
@@ -83,7 +83,7 @@ OPTIONAL: dict[tuple[str, str], Any] = {
     ("limits", "processes"): Limits.processes,
     ("limits", "open_files"): Limits.open_files,
     ("limits", "packages"): list(Limits.packages),
-    ("packaging", "example"): "hw8_<netid>.zip",
+    ("packaging", "example"): "",
     ("extras", "ladder_games"): 0,
     ("extras", "move_quality"): False,
     ("extras", "puzzles"): 0,
@@ -170,7 +170,7 @@ class Rubric:
     output_penalty: int
     packaging_penalty: int
     packaging_pattern: str
-    packaging_example: str = "hw8_<netid>.zip"
+    packaging_example: str = ""  # empty: the pattern is shown instead
     extras: ExtraOptions = ExtraOptions()
 
     def max_points(self, ident: str) -> int:

@@ -405,7 +405,7 @@ def main(argv: list[str]) -> None:
     def load_submission(_request: dict[str, Any]) -> dict[str, Any]:
         if failure is not None:
             return failure
-        reply, module = load(source_dir, settings.get("main", "game.py"))
+        reply, module = load(source_dir, settings["main"])
         if module is not None:
             handlers.update(
                 driver.make_handlers(module, protocol.encode, _user_frames, _find_class)

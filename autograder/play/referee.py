@@ -45,7 +45,7 @@ class Plan:
 
     games: int = 3
     ply_cap: int = 200
-    probes: tuple[tuple[str, int], ...] = (("drop", 10), ("move", 10))  # phase, how many
+    probes: tuple[tuple[str, int], ...] = ()  # (phase, how many) for each of the game's phases
     limits: Limits = Limits()
     timeouts_before_giving_up: int = 2
 
