@@ -76,7 +76,9 @@ def test_bundle_holds_the_scripts_the_kit_and_the_rubric(bundle):
             "autograder/games/teeko/rubric.toml",
         } <= (names)
         assert not [n for n in names if "__pycache__" in n or n.endswith(".pyc")]
-        assert not [n for n in names if n.startswith(("tests/", "solution/", "starter/"))]
+        assert not [
+            n for n in names if n.startswith(("tests/", "solution/", "starter/", "answer_key/"))
+        ]
         for script in ("setup.sh", "run_autograder"):
             mode = infos[script].external_attr >> 16
             assert mode & stat.S_IXUSR, f"{script} must be executable"
