@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import shlex
 import sys
 import tempfile
 from collections.abc import Sequence
@@ -15,8 +16,14 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
 from autograder.classroom.batch import BatchResult, grade_batch, write_grades_csv
-from autograder.classroom.canvas import write_canvas_import
+from autograder.classroom.canvas import (
+    match_roster,
+    read_roster,
+    roster_names,
+    write_canvas_import,
+)
 from autograder.classroom.collect import collect
+from autograder.classroom.fingerprint import kit_version
 from autograder.classroom.gradescope import add_gradescope_command
 from autograder.classroom.intake import choose_assignment, open_submission
 from autograder.classroom.records import Entry, Record
@@ -62,12 +69,23 @@ def _check(args: argparse.Namespace) -> int:
         graded = grade_submission(
             submission, assignment, rubric, args.seed, extras=_extra_options(rubric.extras, args)
         )
-    terminal(graded.grade, notes, extras=graded.extras)
+    rubric_args = ["--rubric", args.rubric] if args.rubric else []
+    reproduce = _command(
+        ["check", args.submission, "--assignment", assignment.name, "--seed", str(args.seed)],
+        rubric_args,
+    )
+    terminal(graded.grade, notes, extras=graded.extras, reproduce=reproduce)
     if args.json:
-        _write(Path(args.json), results_json_text(graded.grade, notes, graded.extras))
+        _write(Path(args.json), results_json_text(graded.grade, notes, graded.extras, reproduce))
     if args.markdown:
-        _write(Path(args.markdown), markdown(graded.grade, notes, graded.extras))
+        _write(Path(args.markdown), markdown(graded.grade, notes, graded.extras, reproduce))
     return 0
+
+
+def _command(*parts: list[str]) -> str:
+    """``autograder`` with these arguments, quoted for a shell, and the kit it was run with."""
+    words = ["autograder", *(word for part in parts for word in part)]
+    return f"{shlex.join(words)}  # kit {kit_version()}"
 
 
 def _extra_options(options: ExtraOptions, args: argparse.Namespace) -> ExtraOptions:
@@ -91,6 +109,7 @@ def _grade(args: argparse.Namespace) -> int:
         raise GraderError(f"--jobs must be at least 1, got {jobs}")
     if args.roster and not Path(args.roster).is_file():
         raise GraderError(f"--roster: {args.roster} is not a file")
+    roster = read_roster(Path(args.roster)) if args.roster else None
     err = _stderr_console()
     if jobs > cores:
         _say(
@@ -99,7 +118,12 @@ def _grade(args: argparse.Namespace) -> int:
             "that would not on a quiet machine",
         )
     with tempfile.TemporaryDirectory(prefix="teeko-intake-") as work:
-        collection = collect([Path(p) for p in args.inputs], Path(work), rubric.packaging_pattern)
+        collection = collect(
+            [Path(p) for p in args.inputs],
+            Path(work),
+            rubric.packaging_pattern,
+            assignment.main_file,
+        )
         for problem in collection.problems:
             _say(err, f"skipped: {problem}")
         if not collection.entries:
@@ -110,13 +134,21 @@ def _grade(args: argparse.Namespace) -> int:
             f"{jobs} at a time, rubric {rubric.source}, into {out}",
         )
         result = _run_batch(collection.entries, assignment, rubric, out, args, jobs, err)
-    write_grades_csv(result.records, out / "grades.csv")
-    written = [out / "grades.csv", *write_summary(result.records, out, rubric.title, rubric=rubric)]
-    if args.roster:
-        target = out / "canvas_import.csv"
-        for problem in write_canvas_import(result.records, Path(args.roster), target):
-            _say(err, f"roster: {problem}")
-        written.append(target)
+    records, notes = list(result.records), []
+    if roster is not None:
+        found = match_roster(roster, records)
+        records = roster_names(roster, found, records)
+        notes = [f"roster: {problem}" for problem in found.problems]
+        for note in notes:
+            _say(err, note)
+    write_grades_csv(records, out / "grades.csv")
+    written = [
+        out / "grades.csv",
+        *write_summary(records, out, rubric.title, rubric=rubric, notes=notes),
+    ]
+    if roster is not None:
+        write_canvas_import(records, roster, out / "canvas_import.csv")
+        written.append(out / "canvas_import.csv")
     for path in written:
         print(path)
     if result.interrupted:
@@ -173,14 +205,37 @@ def _run_batch(
             seed=args.seed,
             jobs=jobs,
             regrade=args.regrade,
+            only=args.only or (),
             on_done=done,
+            reproduce=lambda student: _command(
+                ["grade", *args.inputs, "--assignment", assignment.name],
+                ["--seed", str(args.seed), "--out", str(out)],
+                ["--rubric", args.rubric] if args.rubric else [],
+                ["--only", student],
+            ),
         )
+    if result.why:
+        reasons = "; ".join(f"{why}: {count}" for why, count in result.why)
+        _say(err, f"graded again: {reasons}")
     skipped = len(result.records) - result.graded_now
     if skipped > 0 and not result.interrupted:
         _say(
             err,
-            f"{skipped} students already had a grade in {out} and were not graded again "
-            "(--regrade grades everyone again)",
+            f"{skipped} students already had a grade in {out}, made the same way, and were not "
+            "graded again (--regrade grades everyone again)",
+        )
+    if result.measured_again:
+        _say(
+            err,
+            f"measured again alone after the batch: {result.measured_again} students had moves "
+            "whose time cost a time tier; the better of the two times counts",
+        )
+    if result.stale:
+        _say(
+            err,
+            f"left out of the grade sheet: {len(result.stale)} students graded another way "
+            f"(another rubric, seed, assignment or kit): {', '.join(result.stale[:10])}; run "
+            "the same command again to grade them this way",
         )
     return result
 
@@ -237,6 +292,12 @@ def build_parser() -> argparse.ArgumentParser:
     grade.add_argument("--seed", type=int, default=DEFAULT_SEED, help=SEED_HELP)
     grade.add_argument("--rubric", help=RUBRIC_HELP)
     grade.add_argument("--regrade", action="store_true", help="grade everyone again")
+    grade.add_argument(
+        "--only",
+        nargs="+",
+        metavar="STUDENT",
+        help="grade these students again (their ids as in grades.csv), keep the others",
+    )
     grade.add_argument("--roster", help="Canvas gradebook export: also write canvas_import.csv")
     grade.set_defaults(run=_grade)
     add_gradescope_command(commands)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import os
+import shlex
 import signal
 import subprocess
 import sys
@@ -13,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from autograder.classroom.batch import student_seed
-from tests.conftest import ROOT, STARTERS, fast_solution
+from tests.conftest import COURSE_TOML, ROOT, STARTERS, fast_solution
 
 SLOW_SOLUTION = fast_solution("teeko2", budget=0.3)
 
@@ -203,3 +204,199 @@ def test_student_seed_is_stable():
     assert student_seed(0, "bbadger") == student_seed(0, "bbadger")
     assert student_seed(0, "bbadger") != student_seed(1, "bbadger")
     assert 0 <= student_seed(12345, "x" * 100) < 2**32
+
+
+@pytest.mark.slow
+def test_a_canvas_attempt_with_a_helper_module_is_graded_whole(tmp_path):
+    """The student split the search into helper.py; Canvas's download holds both files of the
+    one attempt under the student's user id. game.py is graded with its helper beside it (a
+    full grade, not "defines no class"), and the helper is named under packaging."""
+    folder = tmp_path / "download"
+    folder.mkdir()
+    solution = fast_solution("teeko2")
+    helper, game = (
+        "TIME_BUDGET = 0.05\n",
+        solution.replace("TIME_BUDGET = 0.05", "from helper import TIME_BUDGET"),
+    )
+    assert game != solution
+    (folder / "badgerbucky_123_456_game.py").write_text(game)
+    (folder / "badgerbucky_123_457_helper.py").write_text(helper)
+    out = tmp_path / "out"
+    done = subprocess.run(_grade_command(folder, out), cwd=ROOT, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    row = _rows(out)["123"]
+    assert (row["score"], row["status"]) == ("100", "graded")
+    assert row["note"] == "handed in with game.py: helper.py"
+    feedback = (out / "students" / "123" / "feedback.md").read_text()
+    assert "the attempt also holds helper.py; hand in only game.py" in feedback
+
+
+# ---- reruns: what changed is graded again, and the reason said --------------------------------
+
+
+def _quick_rubric(tmp_path: Path, title: str = "quick") -> Path:
+    text = COURSE_TOML.read_text()
+    for old, new in (
+        ("games = 3 ", "games = 1 "),
+        ("drop_probes = 10 ", "drop_probes = 2 "),
+        ("move_probes = 10 ", "move_probes = 2 "),
+        ('title = "HW8 Teeko / Teeko2 (course rubric)"', f'title = "{title}"'),
+    ):
+        assert old in text
+        text = text.replace(old, new)
+    path = tmp_path / f"{title}.toml"
+    path.write_text(text)
+    return path
+
+
+def _rerun(run_cli, folder: Path, out: Path, rubric: Path, *extra: str):  # type: ignore[no-untyped-def]
+    done = run_cli(
+        "grade", str(folder), "-a", "teeko2", "--out", str(out), "--rubric", str(rubric), *extra
+    )
+    assert done.returncode == 0, done.stderr
+    return done
+
+
+@pytest.mark.slow
+def test_a_rerun_grades_again_exactly_what_changed_and_says_why(tmp_path, run_cli):
+    folder, out = tmp_path / "class", tmp_path / "out"
+    students = _class(folder, size=3)
+    rubric = _quick_rubric(tmp_path)
+    _rerun(run_cli, folder, out, rubric)
+    first, starter_score = _records(out), int(_rows(out)["student01"]["score"])
+
+    same = _rerun(run_cli, folder, out, rubric)
+    assert _records(out) == first, "nothing changed: nothing is graded again"
+    assert "3 students already had a grade" in same.stderr and "graded again:" not in same.stderr
+
+    (folder / "student01.py").write_text(fast_solution("teeko2"))  # was the starter
+    changed = _rerun(run_cli, folder, out, rubric)
+    assert "graded again: the submission changed: 1" in changed.stderr
+    after = _records(out)
+    assert [s for s in students if after[s] != first[s]] == ["student01"]
+    assert int(_rows(out)["student01"]["score"]) > starter_score, "the new file's grade"
+
+    other = _quick_rubric(tmp_path, "stricter")
+    _rerun(run_cli, folder, out, other)
+    assert set(_records(out)) == set(students)
+    assert all(_records(out)[s] != after[s] for s in students), "another rubric: all again"
+
+
+@pytest.mark.slow
+def test_only_grades_the_named_students_again(tmp_path, run_cli):
+    folder, out = tmp_path / "class", tmp_path / "out"
+    students = _class(folder, size=2)
+    rubric = _quick_rubric(tmp_path)
+    _rerun(run_cli, folder, out, rubric)
+    first = _records(out)
+    _rerun(run_cli, folder, out, rubric, "--only", "student00")
+    assert [s for s in students if _records(out)[s] != first[s]] == ["student00"]
+    wrong = run_cli(
+        "grade",
+        str(folder),
+        "-a",
+        "teeko2",
+        "--out",
+        str(out),
+        "--only",
+        "nobody",
+        expect_ok=False,
+    )
+    assert wrong.returncode == 2
+    assert wrong.stderr.strip().splitlines()[-1].startswith("autograder: --only: no student nobody")
+
+
+@pytest.mark.slow
+def test_a_grade_made_by_another_rubric_never_reaches_the_grade_sheet(tmp_path, run_cli):
+    """Two records by two rubrics in one folder (a rerun interrupted, say): the sheet holds
+    only the grades made the way this run grades, and says which it left out."""
+    folder, out = tmp_path / "class", tmp_path / "out"
+    _class(folder, size=2)
+    _rerun(run_cli, folder, out, _quick_rubric(tmp_path, "old"))
+    newer = _rerun(run_cli, folder, out, _quick_rubric(tmp_path, "new"), "--only", "student00")
+    assert sorted(_rows(out)) == ["student00"]
+    assert "left out of the grade sheet: 1 students graded another way" in newer.stderr
+
+
+@pytest.mark.slow
+def test_each_feedback_ends_with_the_command_that_gives_its_grade_again(tmp_path, run_cli):
+    folder, out = tmp_path / "class", tmp_path / "out"
+    _class(folder, size=1)
+    rubric = _quick_rubric(tmp_path)
+    _rerun(run_cli, folder, out, rubric)
+    feedback = (out / "students" / "student00" / "feedback.md").read_text()
+    command = feedback.rstrip().splitlines()[-2]
+    assert command.startswith("autograder grade ") and "--only student00" in command
+    before = _rows(out)["student00"]
+    words = shlex.split(command, comments=True)
+    done = run_cli(*words[1:])
+    assert done.returncode == 0, done.stderr
+    assert _rows(out)["student00"] == before
+
+
+# ---- roster names and the late penalty ---------------------------------------------------------
+
+ROSTER = (
+    "Student,ID,SIS User ID,SIS Login ID,Section,HW8 (1001)\n"
+    "    Points Possible,,,,,100\n"
+    '"Badger, Bucky",123,9001,bbadger@wisc.edu,LEC 001,\n'
+    '"Chen, Eve",124,9002,echen,LEC 001,\n'
+    '"Lee, Kim",125,9003,klee,LEC 002,\n'
+)
+
+
+@pytest.mark.slow
+def test_roster_names_mismatches_and_the_late_penalty_reach_the_outputs(tmp_path, run_cli):
+    folder, out = tmp_path / "canvas", tmp_path / "out"
+    folder.mkdir()
+    (folder / "badgerbucky_LATE_123_456_game.py").write_text(fast_solution("teeko2"))
+    (folder / "chene_124_457_game.py").write_text(fast_solution("teeko2"))
+    (folder / "ghost_777_458_game.py").write_text(fast_solution("teeko2"))
+    roster = tmp_path / "roster.csv"
+    roster.write_text(ROSTER)
+    rubric = _quick_rubric(tmp_path)
+    rubric.write_text(rubric.read_text() + "\n[late]\npenalty = 10\n")
+    done = _rerun(run_cli, folder, out, rubric, "--roster", str(roster))
+    rows = _rows(out)
+    assert rows["123"]["name"] == "Badger, Bucky" and rows["124"]["name"] == "Chen, Eve"
+    assert rows["123"]["late"] == "yes" and rows["123"]["late_penalty"] == "-10"
+    assert rows["124"]["late_penalty"] == "0"
+    assert float(rows["123"]["score"]) == float(rows["124"]["score"]) - 10
+    feedback = (out / "students" / "123" / "feedback.md").read_text()
+    assert "| late penalty (`late_penalty`) | -10 | Canvas marked the submission late: -10 |" in (
+        feedback
+    )
+    summary = (out / "summary.md").read_text()
+    warnings = summary[summary.index("## Warnings") : summary.index("## Scores")]
+    assert "- roster: Lee, Kim (login klee, ID 125) has no grade; left blank" in warnings
+    assert "- roster: 777 (Canvas id 777) is graded but not on the roster" in warnings
+    assert "roster: Lee, Kim (login klee, ID 125) has no grade" in done.stderr
+    assert "| 123 (Badger, Bucky) |" in summary
+
+
+def test_an_unusable_roster_stops_the_command_before_anything_is_graded(tmp_path, run_cli):
+    folder, out = tmp_path / "class", tmp_path / "out"
+    _class(folder, size=1)
+    roster = tmp_path / "roster.csv"
+    roster.write_text("Student,ID\nBadger,123\n")
+    done = run_cli(
+        "grade",
+        str(folder),
+        "-a",
+        "teeko2",
+        "--out",
+        str(out),
+        "--roster",
+        str(roster),
+        expect_ok=False,
+    )
+    assert done.returncode == 2
+    assert (
+        done.stderr.strip()
+        .splitlines()[-1]
+        .startswith(
+            f"autograder: the roster {roster} lacks the columns 'SIS User ID', 'SIS Login ID', "
+            "'Section'"
+        )
+    )
+    assert not (out / "students").exists()

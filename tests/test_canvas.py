@@ -690,3 +690,44 @@ def test_collecting_twice_into_one_work_folder_gives_the_same_entries(tmp_path):
     first = _collect(tmp_path, bundle)
     assert _collect(tmp_path, bundle) == first
     assert first.entries[0].path.read_bytes() == student
+
+
+# -- one attempt, several attachments ------------------------------------------------------------
+
+
+def test_an_attempt_with_a_helper_module_is_one_submission_holding_both(tmp_path):
+    """Canvas keeps a student's latest attempt; game.py and helper.py under one user id are
+    that attempt, not two submissions: game.py is graded, with helper.py beside it."""
+    folder = tmp_path / "in"
+    _file(folder / "badgerbucky_123_456_game.py")
+    (folder / "badgerbucky_123_457_helper.py").write_text("DEPTH = 3\n")
+    (entry,) = _collect(tmp_path, folder).entries
+    assert entry.student == "123"
+    assert sorted(p.name for p in entry.path.iterdir()) == ["game.py", "helper.py"]
+    assert entry.attached == ("helper.py",)
+    assert entry.note == "handed in with game.py: helper.py"
+
+
+def test_the_newest_copy_of_each_attachment_comes_and_older_main_files_are_named(tmp_path):
+    """Canvas's -1 renames of a re-uploaded name still mean: the newest copy counts."""
+    folder = tmp_path / "in"
+    _file(folder / "badgerbucky_123_400_game.py")
+    _file(folder / "badgerbucky_123_500_game-1.py")
+    (folder / "badgerbucky_123_410_notes.txt").write_text("old notes")
+    (folder / "badgerbucky_123_510_notes-1.txt").write_text("new notes")
+    (entry,) = _collect(tmp_path, folder).entries
+    assert (entry.path / "notes.txt").read_text() == "new notes"
+    assert entry.attached == ("notes.txt",)
+    assert entry.note == (
+        "handed in with game.py: notes.txt; 2 submissions found; graded the newest, "
+        "game-1.py (file id 500); not graded: game.py (file id 400)"
+    )
+
+
+def test_a_zip_handed_in_with_notes_is_graded_alone_and_the_notes_reported(tmp_path):
+    folder = tmp_path / "in"
+    _submission(folder / "badgerbucky_123_456_hw8_bbadger.zip")
+    (folder / "badgerbucky_123_457_notes.txt").write_text("notes")
+    (entry,) = _collect(tmp_path, folder).entries
+    assert entry.path.name == "hw8_bbadger.zip"
+    assert entry.attached == ("notes.txt",)

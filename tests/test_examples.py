@@ -25,10 +25,12 @@ def test_the_example_zips_are_current():
 
 
 @pytest.mark.slow
-def test_the_example_class_keeps_its_grades(run_cli, tmp_path):
+@pytest.mark.parametrize("sandbox", ["", "portable"], ids=["this machine's sandbox", "portable"])
+def test_the_example_class_keeps_its_grades(run_cli, tmp_path, sandbox):
     """The README's command on the bundled class: every student's points per criterion are the
     ones in tests/data/example_grades.csv. A change to the kit that moves one is a change of
-    grades, and must be deliberate."""
+    grades, and must be deliberate. The portable runner (Windows's, forced here) grades the
+    same."""
     done = run_cli(
         "grade",
         str(ROOT / "examples" / "submissions"),
@@ -36,6 +38,7 @@ def test_the_example_class_keeps_its_grades(run_cli, tmp_path):
         "teeko2",
         "--out",
         str(tmp_path / "grades"),
+        env={"TEEKO_SANDBOX": sandbox},
     )
     assert done.returncode == 0, done.stderr
     columns = ("student", "score", *CRITERIA)
@@ -44,3 +47,6 @@ def test_the_example_class_keeps_its_grades(run_cli, tmp_path):
     with (ROOT / "tests" / "data" / "example_grades.csv").open() as handle:
         expected = [tuple(row[c] for c in columns) for row in csv.DictReader(handle)]
     assert graded == expected
+    if sandbox:
+        feedback = next((tmp_path / "grades" / "students").glob("*/feedback.md")).read_text()
+        assert "warning: portable runner (Windows, or TEEKO_SANDBOX=portable)" in feedback

@@ -38,7 +38,13 @@ def _grade() -> Grade:
         illegal="(0, 0) is not adjacent to (4, 4)",
         printed="thinking ```\nhard",
     )
-    slow = replace(ok, where="game 1 (you played black), move 2", seconds=6.2)
+    slow = replace(
+        ok,
+        where="game 1 (you played black), move 2",
+        seconds=6.2,
+        cpu_seconds=6.1,
+        measured=(9.8, 6.2),
+    )
     games = (
         Game(1, "b", "win", "you completed a goal on ply 7", 7, MOVE, (slow,)),
         Game(2, "r", "loss", "the random player had a goal on ply 8", 8, MOVE, (), ("drift",)),

@@ -165,3 +165,32 @@ def test_packaging_is_reported_and_costs_only_its_penalty(problems, summary):
     assert _criterion(lenient, "packaging").summary == summary
     strict = score(_session(FINE), replace(RUBRIC, packaging_penalty=5), problems)
     assert _points(strict)["packaging"] == (-5 if problems else 0)
+
+
+@pytest.mark.parametrize(
+    ("late", "points", "summary"),
+    [
+        (True, -10, "Canvas marked the submission late: -10"),
+        (False, 0, "on time"),
+        (None, 0, "not known here: only a Canvas download marks a submission late"),
+    ],
+)
+def test_a_late_penalty_is_a_line_of_its_own(late, points, summary):
+    strict = replace(RUBRIC, late_penalty=10)
+    grade = score(_session(FINE), strict, late=late)
+    late_line = _criterion(grade, "late_penalty")
+    assert (late_line.points, late_line.summary) == (points, summary)
+    assert grade.score == 100 + points
+
+
+def test_without_a_late_penalty_there_is_no_late_line():
+    grade = score(_session(FINE), RUBRIC, late=True)
+    assert "late_penalty" not in _points(grade) and grade.score == 100
+
+
+def test_the_better_of_two_measurements_decides_the_tier_and_both_are_shown():
+    again = _call("drop", seconds=3.1, cpu_seconds=3.0, measured=(6.4, 3.1))
+    time = _criterion(score(_session((again, _call("move"))), RUBRIC), "time")
+    assert time.points == 25
+    assert "3.10 s wall, 3.00 s CPU" in time.summary
+    assert "measured twice, 6.40 s while grading, 3.10 s alone after" in time.summary

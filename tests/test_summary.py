@@ -230,3 +230,28 @@ def test_an_empty_class_still_gets_a_summary(tmp_path):
     assert "No move was timed." in files["summary.md"]
     assert "Every submission was graded normally." in files["summary.html"]
     assert len(ET.fromstring(files["histogram.svg"]).findall(f"{SVG}rect")) == 11
+
+
+def test_a_busy_grading_machine_is_a_warning_at_the_top(tmp_path):
+    busy = [
+        dataclasses.replace(_graded("alice", 100), load=5.2, cores=2, measured_again=1),
+        dataclasses.replace(_graded("bob", 88, time=13), load=1.5, cores=2),
+    ]
+    files = _write(busy, tmp_path)
+    md = files["summary.md"]
+    assert md.index("## Warnings") < md.index("## Scores")
+    assert "busier than its 2 cores while 1 students were graded (load average up to 5.2)" in md
+    assert "(1 students)" in md and "grade again with fewer --jobs" in md
+    assert "| alice | 0.50 s | 25/25 (≤ 5 s); measured again alone |" in md
+    assert "<h2>Warnings</h2>" in files["summary.html"]
+
+
+def test_a_quiet_machine_and_no_notes_give_no_warnings(tmp_path):
+    quiet = [dataclasses.replace(_graded("alice", 100), load=1.9, cores=2)]
+    files = _write(quiet, tmp_path)
+    assert "Warnings" not in files["summary.md"] and "Warnings" not in files["summary.html"]
+
+
+def test_notes_for_the_instructor_are_warnings_escaped(tmp_path):
+    md = _write(CLASS, tmp_path, notes=["roster: no row for | x <b>"])["summary.md"]
+    assert "- roster: no row for \\| x \\<b\\>" in md

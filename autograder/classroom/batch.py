@@ -8,10 +8,12 @@ nor on order nor on who else is in the batch.
 
 from __future__ import annotations
 
+import collections
 import csv
 import hashlib
 import io
 import json
+import os
 import tempfile
 import threading
 import time
@@ -20,7 +22,8 @@ from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from autograder.classroom.intake import open_submission
+from autograder.classroom.fingerprint import Fingerprint, content_digest, kit_version
+from autograder.classroom.intake import Submission, open_submission
 from autograder.classroom.records import (
     STATUS_ERROR,
     STATUS_GRADED,
@@ -28,13 +31,13 @@ from autograder.classroom.records import (
     Record,
     read_record,
 )
-from autograder.classroom.submission import grade_submission
+from autograder.classroom.submission import Graded, grade_submission, graded_again, wants_again
 from autograder.errors import GraderError
 from autograder.files import write_atomic
 from autograder.games.pack import Assignment
-from autograder.grading.report import markdown, results_json_text
+from autograder.grading.report import REPRODUCE, markdown, results_json_text
 from autograder.grading.rubric import Rubric
-from autograder.grading.scoring import CRITERIA, Grade
+from autograder.grading.scoring import CRITERIA, LATE_PENALTY, Grade
 from autograder.play.host import PlayerProcess, Status
 from autograder.play.launch import Launch
 from autograder.play.sandbox import available
@@ -47,6 +50,7 @@ GRADES_COLUMNS = (
     "score",
     *CRITERIA,
     "late",
+    LATE_PENALTY,
     "status",
     "reason",
     "canvas_id",
@@ -64,9 +68,12 @@ def student_seed(batch_seed: int, student: str) -> int:
 
 @dataclass(frozen=True)
 class BatchResult:
-    records: tuple[Record, ...]  # every student of the inputs that has a record, sorted
+    records: tuple[Record, ...]  # every student graded the way this run grades, sorted
     graded_now: int  # how many were graded in this run (the rest were already on disk)
     interrupted: bool
+    why: tuple[tuple[str, int], ...] = ()  # why students were graded again, and how many
+    stale: tuple[str, ...] = ()  # students whose grade on disk was made another way: left out
+    measured_again: int = 0  # students whose slow calls were measured again alone after the batch
 
 
 class _Stopped(Exception):
@@ -187,47 +194,123 @@ def _graded_record(entry: Entry, grade: Grade, seconds: float) -> Record:
     )
 
 
-def _error_feedback(record: Record, title: str) -> tuple[str, str]:
+def _error_feedback(record: Record, title: str, reproduce: str | None) -> tuple[str, str]:
     reason = "\n".join(md_code(record.reason))
     text = f"# {title} autograder feedback\n\n**Score: 0/{record.max_score}**\n\n{reason}\n"
+    if reproduce:
+        text += "\n" + "\n".join([REPRODUCE, "", *md_code(reproduce, "sh")]) + "\n"
     results = {"score": 0, "output": record.reason, "visibility": "visible", "tests": []}
     return text, json.dumps(results, indent=2) + "\n"
 
 
+@dataclass
+class _Job:
+    """One student's grading: what the workers share with the main thread."""
+
+    entry: Entry
+    fingerprint: Fingerprint
+    reproduce: str | None
+    began: float = 0.0
+
+
+@dataclass
+class _Later:
+    """A student graded but for calls whose time cost a tier: they are measured again alone
+    once the workers are done. Holds the staged submission until then."""
+
+    job: _Job
+    submission: Submission
+    graded: Graded
+    work: tempfile.TemporaryDirectory[str]
+    load: float | None
+
+
+def _load() -> float | None:
+    """The machine's load average over the last minute, where the system tells it."""
+    try:
+        return round(os.getloadavg()[0], 2)
+    except (AttributeError, OSError):
+        return None
+
+
 def _grade_one(
-    entry: Entry,
-    assignment: Assignment,
-    rubric: Rubric,
-    seed: int,
-    out: Path,
-    processes: _Processes,
-) -> Record:
-    began = time.monotonic()
-    folder = _student_dir(out, entry.student)
-    with tempfile.TemporaryDirectory(prefix="teeko-batch-") as work:
+    job: _Job, assignment: Assignment, rubric: Rubric, seed: int, out: Path, processes: _Processes
+) -> Record | _Later:
+    job.began = time.monotonic()
+    entry = job.entry
+    work, kept = tempfile.TemporaryDirectory(prefix="teeko-batch-"), False
+    try:
         try:
-            submission = open_submission(entry.path, Path(work), assignment.main_file)
+            submission = open_submission(entry.path, Path(work.name), assignment.main_file)
         except GraderError as err:
-            record = _error_record(entry, str(err), rubric.max_score, time.monotonic() - began)
-            feedback, results = _error_feedback(record, assignment.pack.title)
-        else:
-            grade = grade_submission(
-                replace(submission, label=entry.path.name),
-                assignment,
-                rubric,
-                student_seed(seed, entry.student),
-                spawn=processes.spawner(submission.source_dir, assignment, rubric),
-                deadline=began + rubric.submission_seconds,
-            ).grade
-            if processes.stopping.is_set():
-                raise _Stopped
-            record = _graded_record(entry, grade, time.monotonic() - began)
-            feedback = markdown(grade)
-            results = results_json_text(grade)
+            record = _error_record(entry, str(err), rubric.max_score, time.monotonic() - job.began)
+            feedback, results = _error_feedback(record, assignment.pack.title, job.reproduce)
+            return _save(job, record, feedback, results, out)
+        submission = replace(
+            submission,
+            label=entry.source if entry.attached else entry.path.name,
+            attached=entry.attached,
+            late=entry.late,
+        )
+        graded = grade_submission(
+            submission,
+            assignment,
+            rubric,
+            student_seed(seed, entry.student),
+            spawn=processes.spawner(submission.source_dir, assignment, rubric),
+            deadline=job.began + rubric.submission_seconds,
+            again=False,
+        )
+        if processes.stopping.is_set():
+            raise _Stopped
+        if wants_again(graded, rubric):
+            kept = True
+            return _Later(job, submission, graded, work, _load())
+        return _graded(job, graded.grade, out, _load())
+    finally:
+        if not kept:
+            work.cleanup()
+
+
+def _again(
+    later: _Later, assignment: Assignment, rubric: Rubric, out: Path, processes: _Processes
+) -> Record:
+    """A deferred student: its slow calls measured again alone, then its record written."""
+    try:
+        spawn = processes.spawner(later.submission.source_dir, assignment, rubric)
+        graded = graded_again(later.graded, later.submission, assignment, rubric, spawn)
+        return _graded(later.job, graded.grade, out, later.load)
+    finally:
+        later.work.cleanup()
+
+
+def _graded(job: _Job, grade: Grade, out: Path, load: float | None) -> Record:
+    record = replace(
+        _graded_record(job.entry, grade, time.monotonic() - job.began),
+        load=load,
+        cores=os.cpu_count(),
+        measured_again=sum(c.measured is not None for c in grade.session.calls),
+    )
+    feedback = markdown(grade, reproduce=job.reproduce)
+    results = results_json_text(grade, reproduce=job.reproduce)
+    return _save(job, record, feedback, results, out)
+
+
+def _save(job: _Job, record: Record, feedback: str, results: str, out: Path) -> Record:
+    record = replace(record, fingerprint=job.fingerprint.as_dict())
+    folder = _student_dir(out, job.entry.student)
     write_atomic(folder / "feedback.md", feedback)
     write_atomic(folder / "results.json", results)
     write_atomic(folder / "record.json", record.to_json())  # last: its presence means done
     return record
+
+
+def _fingerprint(entry: Entry, assignment: Assignment, rubric: Rubric, seed: int) -> Fingerprint:
+    try:
+        submission = content_digest(entry.path)
+    except OSError:
+        submission = "unreadable"
+    return Fingerprint(kit_version(), rubric.digest, assignment.name, str(seed), submission)
 
 
 def grade_batch(
@@ -239,63 +322,122 @@ def grade_batch(
     seed: int,
     jobs: int,
     regrade: bool = False,
+    only: Sequence[str] = (),
     on_done: Callable[[Record, int, int], None] | None = None,
+    reproduce: Callable[[str], str] | None = None,
 ) -> BatchResult:
-    """Grade every entry without a record in ``out`` (all of them with ``regrade``).
+    """Grade every entry whose record in ``out`` is missing or has another fingerprint (all of
+    them with ``regrade``; with ``only``, just those students, whatever their record).
 
-    ``on_done(record, done, total)`` is called in the main thread after each student.
+    ``on_done(record, done, total)`` is called in the main thread after each student;
+    ``reproduce(student)`` is the command that grades that student again, for the feedback.
     Ctrl-C stops the workers and their processes; what finished is kept, the rest is not saved.
+
+    :raises GraderError: when ``only`` names a student the inputs do not hold.
     """
+    unknown = sorted(set(only) - {e.student for e in entries})
+    if unknown:
+        known = ", ".join(sorted(e.student for e in entries)[:10])
+        raise GraderError(f"--only: no student {', '.join(unknown)} in the inputs (found: {known})")
     existing: dict[str, Record] = {}
+    prints: dict[str, Fingerprint] = {}
     pending: list[Entry] = []
+    why: collections.Counter[str] = collections.Counter()
     for entry in entries:
-        record = None if regrade else read_record(_student_dir(out, entry.student) / "record.json")
-        if record is None:
-            pending.append(entry)
-        else:
+        prints[entry.student] = print_ = _fingerprint(entry, assignment, rubric, seed)
+        record = read_record(_student_dir(out, entry.student) / "record.json")
+        if record is not None:
             existing[entry.student] = record
+        if only:
+            if entry.student in only:
+                pending.append(entry)
+                why["named with --only"] += 1
+            continue
+        if record is None or regrade:
+            pending.append(entry)
+            continue
+        changes = print_.changes(record.fingerprint)
+        if changes:
+            pending.append(entry)
+            why.update(changes)
     processes = _Processes()
-    interrupted = False
-    done = 0
+    jobs_ = {
+        e.student: _Job(e, prints[e.student], reproduce(e.student) if reproduce else None)
+        for e in pending
+    }
+    done, interrupted, later = 0, False, []
+
+    def finished(record: Record) -> None:
+        nonlocal done
+        existing[record.student] = record
+        done += 1
+        if on_done is not None:
+            on_done(record, done, len(pending))
+
     with ThreadPoolExecutor(max_workers=max(1, jobs), thread_name_prefix="grader") as pool:
-        futures: dict[Future[Record], Entry] = {
-            pool.submit(_grade_one, entry, assignment, rubric, seed, out, processes): entry
-            for entry in pending
+        futures: dict[Future[Record | _Later], Entry] = {
+            pool.submit(_grade_one, jobs_[e.student], assignment, rubric, seed, out, processes): e
+            for e in pending
         }
         try:
             remaining = set(futures)
             while remaining:
-                finished, remaining = wait(remaining, return_when=FIRST_COMPLETED)
-                for future in finished:
-                    record = _result(future, futures[future], rubric)
-                    if record is None:
-                        continue
-                    existing[record.student] = record
-                    done += 1
-                    if on_done is not None:
-                        on_done(record, done, len(pending))
+                ready, remaining = wait(remaining, return_when=FIRST_COMPLETED)
+                for future in ready:
+                    result = _result(future, futures[future], rubric)
+                    if isinstance(result, _Later):
+                        later.append(result)
+                    elif result is not None:
+                        finished(result)
         except KeyboardInterrupt:
             interrupted = True
             for future in futures:
                 future.cancel()
             processes.stop_all()
-    records = tuple(
+    measured_again = 0
+    try:
+        for item in sorted(later, key=lambda item: item.job.entry.student):
+            if interrupted:
+                item.work.cleanup()
+                continue
+            try:
+                finished(_again(item, assignment, rubric, out, processes))
+                measured_again += 1
+            except KeyboardInterrupt:
+                interrupted = True
+                processes.stop_all()
+            except Exception as err:  # a grader bug must cost one student a row, not the batch
+                finished(_failed(item.job.entry, err, rubric))
+    finally:
+        for item in later:
+            item.work.cleanup()
+    ordered = [
         existing[e.student]
         for e in sorted(entries, key=lambda e: e.student)
         if e.student in existing
+    ]
+    current = tuple(r for r in ordered if prints[r.student].same_grading(r.fingerprint))
+    stale = tuple(r.student for r in ordered if r not in current)
+    return BatchResult(
+        current, done, interrupted, tuple(sorted(why.items())), stale, measured_again
     )
-    return BatchResult(records, done, interrupted)
 
 
-def _result(future: Future[Record], entry: Entry, rubric: Rubric) -> Record | None:
+def _failed(entry: Entry, err: Exception, rubric: Rubric) -> Record:
+    return _error_record(
+        entry, f"the grader failed on this submission: {err!r}", rubric.max_score, 0.0
+    )
+
+
+def _result(
+    future: Future[Record | _Later], entry: Entry, rubric: Rubric
+) -> Record | _Later | None:
     try:
         return future.result()
     except _Stopped:
         return None
     except Exception as err:  # a grader bug must cost one student a row, not the batch
-        return _error_record(
-            entry, f"the grader failed on this submission: {err!r}", rubric.max_score, 0.0
-        )
+        return _failed(entry, err, rubric)
 
 
 def write_grades_csv(records: Sequence[Record], path: Path) -> None:
@@ -310,6 +452,7 @@ def write_grades_csv(records: Sequence[Record], path: Path) -> None:
                 f"{r.score:g}",
                 *(f"{r.criteria.get(c, 0):g}" for c in CRITERIA),
                 "yes" if r.late else "no",
+                f"{r.criteria.get(LATE_PENALTY, 0):g}",
                 r.status,
                 csv_cell(r.reason),
                 r.canvas_id or "",

@@ -6,13 +6,22 @@ from __future__ import annotations
 import csv
 import io
 from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from autograder.classroom.records import Record
 from autograder.errors import GraderError
 from autograder.files import write_atomic
 
-__all__ = ["write_canvas_import", "IDENTITY_COLUMNS"]
+__all__ = [
+    "Roster",
+    "Match",
+    "read_roster",
+    "match_roster",
+    "roster_names",
+    "write_canvas_import",
+    "IDENTITY_COLUMNS",
+]
 
 IDENTITY_COLUMNS = ("Student", "ID", "SIS User ID", "SIS Login ID", "Section")
 # Columns some Canvas exports add among the identity columns; never an assignment.
@@ -65,69 +74,86 @@ def _points(score: float) -> str:
     return "0" if text == "-0" else text
 
 
-def write_canvas_import(
-    records: Sequence[Record], roster: Path, out: Path, assignment_column: str | None = None
-) -> list[str]:
-    """Write ``out``: the Canvas gradebook ``roster`` with each graded student's score filled in.
+@dataclass(frozen=True)
+class Roster:
+    """A Canvas gradebook export, read and checked: its rows, where the identity columns are,
+    and the assignment column the grades go into."""
 
-    ``out`` keeps the rows of ``roster`` in order (the "Points Possible" row as it is) and the
-    columns Student, ID, SIS User ID, SIS Login ID, Section and one assignment column: the one
-    named ``assignment_column`` (exactly, or the single column starting with it), else the first
-    that is not an identity column. A record is matched to a row by Canvas ID when it carries
-    one, else by SIS Login ID (whole, or the part before ``@``) equal to its student id, case
-    aside. Returns one sentence per problem: graded students with no row (their grades are not
-    in ``out``), rows with no grade (left blank), and doubtful matches.
+    path: Path
+    rows: list[list[str]]
+    header: list[str]
+    where: dict[str, int]  # identity column -> index
+    score_at: int
 
-    :raises GraderError: when the roster is unreadable, lacks an identity column or has no
-        (or no such) assignment column.
+    def cell(self, index: int, title: str) -> str:
+        row, at = self.rows[index], self.where[title]
+        return row[at].strip() if at < len(row) else ""
+
+    @property
+    def students(self) -> list[int]:
+        """The rows of students (the "Points Possible" row and blank ones have no ID)."""
+        return [i for i in range(1, len(self.rows)) if self.cell(i, "ID")]
+
+    def who(self, index: int) -> str:
+        login, ident = self.cell(index, "SIS Login ID"), self.cell(index, "ID")
+        named = f"login {login}, ID {ident}" if login else f"ID {ident}"
+        return f"{self.cell(index, 'Student') or 'an unnamed student'} ({named})"
+
+
+def read_roster(path: Path, assignment_column: str | None = None) -> Roster:
+    """The gradebook export in ``path``, its grades to go into ``assignment_column`` (exactly,
+    or the single column starting with it), else the first that is not an identity column.
+
+    :raises GraderError: when it is unreadable, lacks an identity column or has no (or no
+        such) assignment column.
     """
-    rows = _read_roster(roster)
+    rows = _read_roster(path)
     header = [title.strip() for title in rows[0]]
     missing = [title for title in IDENTITY_COLUMNS if title not in header]
     if missing:
         listed = ", ".join(repr(title) for title in missing)
         raise GraderError(
-            f"the roster {roster} lacks the column{'s' if len(missing) > 1 else ''} {listed}; "
+            f"the roster {path} lacks the column{'s' if len(missing) > 1 else ''} {listed}; "
             "pass the gradebook exported from Canvas (Grades, Export)"
         )
     where = {title: header.index(title) for title in IDENTITY_COLUMNS}
-    score_at = _assignment_index(header, assignment_column, roster)
-    keep = [*where.values(), score_at]
+    return Roster(path, rows, header, where, _assignment_index(header, assignment_column, path))
 
-    def cell(row: list[str], title: str) -> str:
-        index = where[title]
-        return row[index].strip() if index < len(row) else ""
 
-    students = [i for i, row in enumerate(rows[1:], 1) if cell(row, "ID")]
+@dataclass(frozen=True)
+class Match:
+    """Which roster row holds which student's grade, and one sentence per problem: graded
+    students with no row, rows with no grade, doubtful matches."""
+
+    rows: dict[int, Record]  # roster row index -> its student's record
+    problems: list[str]
+
+
+def match_roster(roster: Roster, records: Sequence[Record]) -> Match:
+    """Each record matched to a row by Canvas ID when it carries one (the id says which account
+    uploaded the file, a netid is only typed), else by SIS Login ID (whole, or the part before
+    ``@``) equal to its student id, case aside."""
     by_id: dict[str, list[int]] = {}
     by_login: dict[str, list[int]] = {}
-    for index in students:
-        by_id.setdefault(cell(rows[index], "ID"), []).append(index)
-        login = cell(rows[index], "SIS Login ID").casefold()
+    for index in roster.students:
+        by_id.setdefault(roster.cell(index, "ID"), []).append(index)
+        login = roster.cell(index, "SIS Login ID").casefold()
         for key in {login, login.split("@")[0]} - {""}:
             by_login.setdefault(key, []).append(index)
-
-    def who(index: int) -> str:
-        row = rows[index]
-        login = cell(row, "SIS Login ID")
-        ident = f"login {login}, ID {cell(row, 'ID')}" if login else f"ID {cell(row, 'ID')}"
-        return f"{cell(row, 'Student') or 'an unnamed student'} ({ident})"
-
     problems: list[str] = []
     graded: dict[int, Record] = {}
-    ordered = sorted(records, key=lambda r: r.student)
-    # Canvas ids first: they say which account uploaded the file, a netid is only typed.
     later: list[Record] = []
-    for record in ordered:
+    for record in sorted(records, key=lambda r: r.student):
         hits = by_id.get(record.canvas_id or "", [])
         if len(hits) == 1 and hits[0] not in graded:
             graded[hits[0]] = record
-            login = cell(rows[hits[0]], "SIS Login ID").casefold()
+            login = roster.cell(hits[0], "SIS Login ID").casefold()
             netid = record.student.casefold().removesuffix(f"-{record.canvas_id}")
             if login and netid not in {login, login.split("@")[0], str(record.canvas_id)}:
                 problems.append(
                     f"{record.student} (Canvas id {record.canvas_id}) was written to the row of "
-                    f"{who(hits[0])}, found by Canvas id; the netid in the file name differs"
+                    f"{roster.who(hits[0])}, found by Canvas id; the netid in the file name "
+                    "differs"
                 )
         else:
             later.append(record)
@@ -138,30 +164,59 @@ def write_canvas_import(
             graded[hits[0]] = record
         elif len(hits) == 1:
             problems.append(
-                f"{record.student}{ident} matches the row of {who(hits[0])}, which already "
-                f"holds the grade of {graded[hits[0]].student}; {record.student} is not written"
+                f"{record.student}{ident} matches the row of {roster.who(hits[0])}, which "
+                f"already holds the grade of {graded[hits[0]].student}; {record.student} is "
+                "not written"
             )
         elif hits:
-            rows_named = " and ".join(who(i) for i in hits)
+            rows_named = " and ".join(roster.who(i) for i in hits)
             problems.append(
                 f"{record.student}{ident} matches several rows ({rows_named}); not written"
             )
         else:
             problems.append(f"{record.student}{ident} is graded but not on the roster")
-    for index in students:
+    for index in roster.students:
         if index not in graded:
-            problems.append(f"{who(index)} has no grade; left blank")
+            problems.append(f"{roster.who(index)} has no grade; left blank")
+    return Match(graded, problems)
 
+
+def roster_names(roster: Roster, found: Match, records: Sequence[Record]) -> list[Record]:
+    """``records`` with each matched student's name as the roster spells it."""
+    names = {r.student: roster.cell(i, "Student") for i, r in found.rows.items()}
+    return [replace(r, name=names.get(r.student) or r.name) for r in records]
+
+
+def write_canvas_import(
+    records: Sequence[Record],
+    roster: Path | Roster,
+    out: Path,
+    assignment_column: str | None = None,
+) -> list[str]:
+    """Write ``out``: the Canvas gradebook ``roster`` with each graded student's score filled in.
+
+    ``out`` keeps the rows of ``roster`` in order (the "Points Possible" row as it is) and the
+    columns Student, ID, SIS User ID, SIS Login ID, Section and the assignment column (see
+    :func:`read_roster`); records are matched as :func:`match_roster` says. Returns one
+    sentence per problem.
+
+    :raises GraderError: when ``roster`` is a path to an unusable roster.
+    """
+    if isinstance(roster, Path):
+        roster = read_roster(roster, assignment_column)
+    found = match_roster(roster, records)
+    keep = [*roster.where.values(), roster.score_at]
+    students = set(roster.students)
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
-    for index, row in enumerate(rows):
+    for index, row in enumerate(roster.rows):
         values = [row[i] if i < len(row) else "" for i in keep]
         if index == 0:
-            values = [header[i] for i in keep]
-        elif index in graded:
-            values[-1] = _points(graded[index].score)
+            values = [roster.header[i] for i in keep]
+        elif index in found.rows:
+            values[-1] = _points(found.rows[index].score)
         elif index in students:
             values[-1] = ""
         writer.writerow(values)
     write_atomic(out, buffer.getvalue())
-    return problems
+    return found.problems

@@ -46,6 +46,7 @@ class Candidate:
     copy: int  # resubmission number, 0 for the first
     mtime: float
     fallback: str  # the student id when no netid or Canvas id is known
+    folder: bool = False  # a student's folder, not a file
 
     @property
     def owner(self) -> str | None:
@@ -103,6 +104,7 @@ def parse(
         copy=number,
         mtime=mtime,
         fallback=safe(_fallback(path, original, folder)),
+        folder=folder,
     )
 
 

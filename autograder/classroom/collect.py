@@ -176,29 +176,39 @@ class _Intake:
         if not self.scan(root):
             self.problems.append(f"{path} holds no submissions")
 
-    def place(self, kept: Candidate) -> Path:
-        """The file to grade, under the name the student gave it when Canvas renamed it.
+    def place(self, kept: Candidate, attached: list[Candidate], main: str) -> Path:
+        """The file to grade, under the name the student gave it when Canvas renamed it; with
+        the other files of its attempt, a folder holding them all under their given names.
 
         Canvas's prefix and its resubmission number are Canvas's doing, not the student's, so
         intake's packaging check must see ``hw8_<netid>.zip``, not the downloaded name. The
-        file goes to ``workdir/canvas/<Canvas prefix>/``; the folder keeps who and which file.
+        files go to ``workdir/canvas/<Canvas prefix of the graded one>/``; the folder keeps who
+        and which file.
         """
-        if kept.file_id is None:
+        if kept.file_id is None and not attached:
             return kept.path
-        name = kept.given
-        if name in {"", ".", ".."} or "/" in name or "\\" in name:
-            name = safe(name)
         prefix = kept.path.name[: len(kept.path.name) - len(kept.shown)].rstrip("_")
-        target = self.workdir / "canvas" / safe(prefix) / name
+        folder = self.workdir / "canvas" / safe(prefix or kept.fallback)
+        beside = attached if kept.given == main else []  # a zip or a folder stands alone
         try:
-            target.parent.mkdir(parents=True, exist_ok=True)
-            if kept.path.is_relative_to(self.workdir):
-                kept.path.replace(target)  # unpacked from a bundle: ours to move
-            else:  # a copy, not a link: the submission must not reach the instructor's file
-                shutil.copy2(kept.path, target)
+            for candidate in (kept, *beside):
+                _bring(candidate.path, folder / _given_name(candidate), self.workdir)
         except OSError:
             return kept.path  # graded under the Canvas name: only the packaging note suffers
-        return target
+        return folder if beside else folder / _given_name(kept)
+
+
+def _given_name(candidate: Candidate) -> str:
+    name = candidate.given
+    return safe(name) if name in {"", ".", ".."} or "/" in name or "\\" in name else name
+
+
+def _bring(source: Path, target: Path, workdir: Path) -> None:
+    target.parent.mkdir(parents=True, exist_ok=True)
+    if source.is_relative_to(workdir):
+        source.replace(target)  # unpacked from a bundle: ours to move
+    else:  # a copy, not a link: the submission must not reach the instructor's file
+        shutil.copy2(source, target)
 
 
 def _holds_python(folder: Path) -> bool:
@@ -224,7 +234,9 @@ def _keep_times(target: Path, infos: list[zipfile.ZipInfo]) -> None:
             continue
 
 
-def collect(inputs: Sequence[Path], workdir: Path, netid_pattern: str) -> Collection:
+def collect(
+    inputs: Sequence[Path], workdir: Path, netid_pattern: str, main: str = "game.py"
+) -> Collection:
     """One entry per student found in ``inputs``; Canvas bundles are unpacked into ``workdir``.
 
     Each input may be a .py file, a student's zip, a folder of such files (a subfolder holding
@@ -250,5 +262,8 @@ def collect(inputs: Sequence[Path], workdir: Path, netid_pattern: str) -> Collec
     intake = _Intake(workdir, pattern)
     for path in inputs:
         intake.take_input(Path(path))
-    entries = [replace(entry, path=intake.place(kept)) for entry, kept in resolve(intake.found)]
+    entries = [
+        replace(entry, path=intake.place(kept, attached, main))
+        for entry, kept, attached in resolve(intake.found, main)
+    ]
     return Collection(tuple(entries), tuple(intake.problems))

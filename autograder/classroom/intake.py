@@ -49,6 +49,8 @@ class Submission:
     label: str  # how reports name it
     archive: str | None = None  # the zip's name, when it came as a zip
     names: tuple[str, ...] = ()  # the files the zip held
+    attached: tuple[str, ...] = ()  # files handed in beside it in the same attempt (Canvas)
+    late: bool | None = None  # Canvas's LATE flag; None where nothing says (``check``)
 
 
 def is_junk(name: str) -> bool:
@@ -189,15 +191,21 @@ def packaging_problems(
     submission: Submission, pattern: str, example: str, files: tuple[str, ...]
 ) -> list[str] | None:
     """What is wrong with how a zip was made: its name (``pattern``, told as ``example``) and
-    anything beside the homework's ``files``. None when the submission was no zip."""
+    anything beside the homework's ``files``; and files handed in beside it in the same
+    attempt. None when the submission was no zip and came alone."""
+    wanted = " and ".join(files)
+    beside = (
+        [f"the attempt also holds {', '.join(submission.attached)}; hand in only {wanted}"]
+        if submission.attached
+        else []
+    )
     if submission.archive is None:
-        return None
-    problems = []
+        return beside or None
+    problems = beside
     if not re.fullmatch(pattern, submission.archive):
         problems.append(f"the zip is named {submission.archive!r}, not {example or pattern}")
     extra = sorted(n for n in submission.names if n not in files)
     if extra:
-        wanted = " and ".join(files)
         problems.append(
             f"the zip should hold only {wanted} at its top level, but holds {extra[:5]}"
         )

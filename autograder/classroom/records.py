@@ -29,6 +29,7 @@ class Entry:
     name: str | None = None  # Canvas sortable name, when known
     note: str = ""  # e.g. which of several submissions was kept
     source: str = ""  # the file as found in the inputs (a Canvas name, say), for the grade sheet
+    attached: tuple[str, ...] = ()  # other files of the same attempt, placed beside the main
 
 
 @dataclass(frozen=True)
@@ -50,6 +51,10 @@ class Record:
     thinking_seconds: float = 0.0  # make_move time, as the grader measured it, summed
     note: str = ""
     summaries: dict[str, str] = field(default_factory=dict)  # criterion id -> one-line summary
+    fingerprint: dict[str, str] = field(default_factory=dict)  # what the grade depends on
+    load: float | None = None  # the machine's load average when this student was graded
+    cores: int | None = None  # the machine's cores then
+    measured_again: int = 0  # slow calls measured again alone after the batch
 
     def to_json(self) -> str:
         return json.dumps(asdict(self), indent=2, sort_keys=True) + "\n"

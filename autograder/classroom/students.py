@@ -15,9 +15,13 @@ from autograder.classroom.records import Entry
 __all__ = ["resolve"]
 
 
-def resolve(found: Sequence[Candidate]) -> list[tuple[Entry, Candidate]]:
-    """One entry per student, with the candidate graded: candidates grouped by who they are,
-    the newest kept. Pure: the entries' paths are the candidates' own (collect places them)."""
+def resolve(
+    found: Sequence[Candidate], main: str = "game.py"
+) -> list[tuple[Entry, Candidate, list[Candidate]]]:
+    """One entry per student, with the candidate graded and the files handed in with it:
+    candidates grouped by who they are; of the files named ``main`` (or zips) the newest is
+    graded, the other files of the attempt come with it (a helper module, notes). Pure: the
+    entries' paths are the candidates' own (collect places them)."""
     by_owner: dict[str, list[Candidate]] = {}
     ownerless: list[Candidate] = []
     for one in found:
@@ -65,28 +69,54 @@ def resolve(found: Sequence[Candidate]) -> list[tuple[Entry, Candidate]]:
             )
         students.setdefault(student, []).append(one)
     return [
-        _entry(student, group, notes.get(student, []))
+        _entry(student, group, notes.get(student, []), main)
         for student, group in sorted(students.items())
     ]
 
 
-def _entry(student: str, group: list[Candidate], notes: list[str]) -> tuple[Entry, Candidate]:
+def _gradable(candidate: Candidate, main: str) -> bool:
+    """A file the homework can be graded from: its main file, a zip, or a student's folder."""
+    return candidate.folder or candidate.given in (main,) or candidate.given.endswith(".zip")
+
+
+def _entry(
+    student: str, group: list[Candidate], notes: list[str], main: str
+) -> tuple[Entry, Candidate, list[Candidate]]:
+    """The student's entry: the newest gradable file, and the newest copy of each other file
+    name of the same attempt, handed in with it (Canvas keeps one attempt: all its files)."""
     ordered = sorted(group, key=newest)
-    kept = ordered[-1]
-    if len(ordered) > 1:
+    gradable = [c for c in ordered if _gradable(c, main)] or ordered
+    kept = gradable[-1]
+    latest: dict[str, Candidate] = {}
+    for candidate in ordered:  # the same Canvas user's other files: its attempt's attachments
+        if (
+            kept.owner is not None
+            and candidate.owner == kept.owner
+            and candidate.given != kept.given
+            and not _gradable(candidate, main)
+        ):
+            latest[candidate.given] = candidate
+    attached = sorted(latest.values(), key=lambda c: c.given)
+    superseded = [  # the older files it could be graded from (older copies of attachments go)
+        c for c in ordered if c is not kept and c not in attached and c in gradable
+    ]
+    if superseded:
         if kept.file_id is not None:
             why = f" (file id {kept.file_id})"
         elif kept.copy:
             why = f" (resubmission {kept.copy})"
         else:
             why = " (the latest modified)"
-        others = ", ".join(_label(c) for c in reversed(ordered[:-1]))
+        others = ", ".join(_label(c) for c in reversed(superseded))
         notes = [
-            f"{len(ordered)} submissions found; graded the newest, {kept.shown}{why}; "
+            f"{len(superseded) + 1} submissions found; graded the newest, {kept.shown}{why}; "
             f"not graded: {others}",
             *notes,
         ]
-    return Entry(
+    if attached:
+        names = ", ".join(c.given for c in attached)
+        notes = [f"handed in with {kept.given}: {names}", *notes]
+    entry = Entry(
         student=student,
         path=kept.path,
         late=kept.late,
@@ -94,7 +124,9 @@ def _entry(student: str, group: list[Candidate], notes: list[str]) -> tuple[Entr
         name=kept.name or next((c.name for c in ordered if c.name), None),
         note="; ".join(notes),
         source=kept.path.name,
-    ), kept
+        attached=tuple(c.given for c in attached),
+    )
+    return entry, kept, attached
 
 
 def _label(candidate: Candidate) -> str:

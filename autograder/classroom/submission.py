@@ -1,18 +1,20 @@
 """The one way to grade one submission, used by ``check``, by the batch and so by the
-Gradescope runner (which runs ``check``): play it, score it, and what lies beyond the rubric."""
+Gradescope runner (which runs ``check``): play it, measure its slow calls again alone, score
+it, and what lies beyond the rubric."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from autograder.classroom.intake import Submission, packaging_problems
 from autograder.games.pack import Assignment
 from autograder.grading.extras import Extras, run_extras
 from autograder.grading.rubric import ExtraOptions, Rubric
 from autograder.grading.scoring import Grade, score
-from autograder.play.referee import Spawner, default_spawner, run_session
+from autograder.play.again import measure_again, slow_calls
+from autograder.play.referee import Session, Spawner, default_spawner, run_session
 
-__all__ = ["Graded", "grade_submission"]
+__all__ = ["Graded", "grade_submission", "wants_again", "graded_again"]
 
 
 @dataclass(frozen=True)
@@ -30,10 +32,13 @@ def grade_submission(
     spawn: Spawner | None = None,
     deadline: float | None = None,
     extras: ExtraOptions | None = None,
+    again: bool = True,
 ) -> Graded:
     """``submission`` graded as ``assignment`` by ``rubric``; never raises for anything the
     submission does. ``spawn`` starts its processes (default: in this machine's sandbox);
-    past ``deadline`` (``time.monotonic``) its remaining calls count as timeouts."""
+    past ``deadline`` (``time.monotonic``) its remaining calls count as timeouts. With
+    ``again``, calls whose time would cost a tier are measured again at once (a batch turns it
+    off and calls :func:`graded_again` after its workers are done)."""
     make = spawn or default_spawner(submission.source_dir, assignment, rubric.limits)
     session = run_session(
         submission.source_dir,
@@ -44,12 +49,36 @@ def grade_submission(
         label=submission.label,
         deadline=deadline,
     )
-    files = assignment.pack.files
-    zip_problems = packaging_problems(
-        submission, rubric.packaging_pattern, rubric.packaging_example, files
-    )
-    grade = score(session, rubric, zip_problems)
+    if again:
+        session = measure_again(session, make, rubric.full_time_seconds, rubric.measure_again)
+    grade = _score(session, submission, assignment, rubric)
     beyond = None
     if extras is not None and extras.any and session.load_error is None:
         beyond = run_extras(make, assignment, rubric, seed, session.probes, extras)
     return Graded(grade, beyond)
+
+
+def wants_again(graded: Graded, rubric: Rubric) -> bool:
+    """Whether a call's time cost a time tier and the rubric measures such calls again."""
+    session = graded.grade.session
+    return rubric.measure_again > 0 and bool(slow_calls(session, rubric.full_time_seconds))
+
+
+def graded_again(
+    graded: Graded, submission: Submission, assignment: Assignment, rubric: Rubric, spawn: Spawner
+) -> Graded:
+    """``graded`` with its slow calls measured again alone, and scored again."""
+    session = measure_again(
+        graded.grade.session, spawn, rubric.full_time_seconds, rubric.measure_again
+    )
+    return replace(graded, grade=_score(session, submission, assignment, rubric))
+
+
+def _score(
+    session: Session, submission: Submission, assignment: Assignment, rubric: Rubric
+) -> Grade:
+    files = assignment.pack.files
+    zip_problems = packaging_problems(
+        submission, rubric.packaging_pattern, rubric.packaging_example, files
+    )
+    return score(session, rubric, zip_problems, submission.late)

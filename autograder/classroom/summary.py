@@ -88,6 +88,7 @@ class _Summary:
     passes: tuple[_Pass, ...]
     slowest: tuple[_Slow, ...]
     abnormal: tuple[_Abnormal, ...]
+    warnings: tuple[str, ...] = ()
 
 
 def _maxima(rubric: Rubric) -> dict[str, int]:
@@ -115,13 +116,39 @@ def _time_tier(seconds: float, points: float, rubric: Rubric) -> str:
     return f"{points:g}/{best} ({within})"
 
 
+def _who(record: Record) -> str:
+    """The student id, with the name (the roster's, with ``--roster``) when there is one."""
+    if record.name and record.name != record.student:
+        return f"{record.student} ({record.name})"
+    return record.student
+
+
+def _busy(records: Sequence[Record]) -> list[str]:
+    """A warning when the machine had more to run than cores while students were graded."""
+    busy = [r for r in records if r.load is not None and r.cores and r.load > r.cores]
+    if not busy:
+        return []
+    peak = max(r.load or 0.0 for r in busy)
+    cores = max(r.cores or 0 for r in busy)
+    again = sum(r.measured_again > 0 for r in records)
+    return [
+        f"the machine was busier than its {cores} cores while {len(busy)} students were graded "
+        f"(load average up to {peak:g}): their moves took longer than on a quiet machine. Moves "
+        f"whose time cost a time tier were measured again alone and the better time counts "
+        f"({again} students), but a search that stops on the clock searched less deeply while "
+        "busy: to be fair to all, grade again with fewer --jobs on a quieter machine"
+    ]
+
+
 def _passed(record: Record, ident: str, maxima: dict[str, int]) -> bool:
     """Full points; for a penalty, nothing taken off."""
     points = record.criteria.get(ident, 0)
     return points >= 0 if ident in PENALTIES else points >= maxima[ident]
 
 
-def _summarise(records: Sequence[Record], title: str, rubric: Rubric) -> _Summary:
+def _summarise(
+    records: Sequence[Record], title: str, rubric: Rubric, notes: Sequence[str]
+) -> _Summary:
     ordered = sorted(records, key=lambda r: r.student)
     graded = [r for r in ordered if r.status == STATUS_GRADED]
     max_score = max((r.max_score for r in ordered), default=rubric.max_score)
@@ -142,15 +169,16 @@ def _summarise(records: Sequence[Record], title: str, rubric: Rubric) -> _Summar
     timed.sort(key=lambda r: (-(r.slowest_seconds or 0.0), r.student))  # slowest first
     slowest = tuple(
         _Slow(
-            r.student,
+            _who(r),
             r.slowest_seconds,
-            _time_tier(r.slowest_seconds, r.criteria.get("time", 0), rubric),
+            _time_tier(r.slowest_seconds, r.criteria.get("time", 0), rubric)
+            + ("; measured again alone" if r.measured_again else ""),
         )
         for r in timed[:SLOWEST_SHOWN]
         if r.slowest_seconds is not None
     )
     abnormal = tuple(
-        _Abnormal(r.student, r.status, r.reason or "(no reason recorded)")
+        _Abnormal(_who(r), r.status, r.reason or "(no reason recorded)")
         for r in ordered
         if r.status != STATUS_GRADED or r.reason
     )
@@ -169,6 +197,7 @@ def _summarise(records: Sequence[Record], title: str, rubric: Rubric) -> _Summar
         passes=passes,
         slowest=slowest,
         abnormal=abnormal,
+        warnings=(*_busy(ordered), *notes),
     )
 
 
@@ -215,6 +244,8 @@ def _md_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]
 def _markdown(s: _Summary) -> str:
     out = [f"# Class summary: {md_cell(s.title)}", ""]
     out += [f"- {label}: {value}" for label, value in _facts(s)]
+    if s.warnings:
+        out += ["", "## Warnings", ""] + [f"- {md_cell(w)}" for w in s.warnings]
     out += ["", "## Scores", "", "![Histogram of the scores](histogram.svg)", ""]
     out += _md_table(["score", "students"], [[b.label, str(b.count)] for b in s.bins])
     out += ["", _HISTOGRAM_NOTE, "", "## Criteria", "", _CRITERIA_NOTE.format(graded=s.graded), ""]
@@ -350,6 +381,10 @@ def _html(s: _Summary, svg: str) -> str:
     else:
         abnormal = f"<p>{e(_ALL_NORMAL)}</p>"
     bins = _html_table(["score", "students"], [[e(b.label), str(b.count)] for b in s.bins], {1})
+    warnings = ""
+    if s.warnings:
+        items = "\n".join(f"<li>{e(w)}</li>" for w in s.warnings)
+        warnings = f"<h2>Warnings</h2>\n<ul>\n{items}\n</ul>\n"
     return f"""<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -364,7 +399,7 @@ def _html(s: _Summary, svg: str) -> str:
 <ul>
 {facts}
 </ul>
-<h2>Scores</h2>
+{warnings}<h2>Scores</h2>
 <figure>
 {svg.rstrip()}
 <figcaption>{e(_HISTOGRAM_NOTE)} Also as <a href="histogram.svg">histogram.svg</a>.</figcaption>
@@ -386,15 +421,21 @@ def _html(s: _Summary, svg: str) -> str:
 
 
 def write_summary(
-    records: Sequence[Record], out_dir: Path, title: str, *, rubric: Rubric
+    records: Sequence[Record],
+    out_dir: Path,
+    title: str,
+    *,
+    rubric: Rubric,
+    notes: Sequence[str] = (),
 ) -> list[Path]:
     """Write ``summary.md``, ``summary.html`` and ``histogram.svg`` into ``out_dir``; returns
     their paths in that order.
 
     ``rubric`` (the one the class was graded with) gives each criterion's full points (for the
-    pass rates) and the time tiers.
+    pass rates) and the time tiers; ``notes`` are warnings for the instructor (a roster that
+    does not match, say), shown near the top with the kit's own.
     """
-    summary = _summarise(records, title, rubric)
+    summary = _summarise(records, title, rubric, notes)
     svg = _svg(summary)
     texts = {
         "summary.md": _markdown(summary),

@@ -155,10 +155,18 @@ def _drift(grade: Grade) -> list[str]:
     return shown
 
 
+REPRODUCE = "Reproduce this grade with:"
+
+
 def terminal(
-    grade: Grade, notes: tuple[str, ...] = (), console: Any = None, extras: Extras | None = None
+    grade: Grade,
+    notes: tuple[str, ...] = (),
+    console: Any = None,
+    extras: Extras | None = None,
+    reproduce: str | None = None,
 ) -> None:
-    """Print the report on ``console`` (a rich Console; standard output by default)."""
+    """Print the report on ``console`` (a rich Console; standard output by default);
+    ``reproduce`` is the command that gives the same grade, shown last."""
     from rich.console import Console
     from rich.panel import Panel
     from rich.table import Table
@@ -195,10 +203,18 @@ def terminal(
         console.print(summary, markup=False, highlight=False, soft_wrap=True)
         for item in evidence:
             console.print(evidence_text(item), markup=False, highlight=False, soft_wrap=True)
+    if reproduce:
+        console.rule()
+        console.print(f"{REPRODUCE} {reproduce}", markup=False, highlight=False, soft_wrap=True)
 
 
-def markdown(grade: Grade, notes: tuple[str, ...] = (), extras: Extras | None = None) -> str:
-    """Student feedback as Markdown, boards in code blocks."""
+def markdown(
+    grade: Grade,
+    notes: tuple[str, ...] = (),
+    extras: Extras | None = None,
+    reproduce: str | None = None,
+) -> str:
+    """Student feedback as Markdown, boards in code blocks, ``reproduce`` last."""
     out = [f"# {_title(grade)} feedback", ""]
     out += [f"- {md_cell(line)}" for line in header_lines(grade, notes)]
     out += ["", f"**Score: {_points(grade.score)}/{grade.max_score}**", ""]
@@ -219,11 +235,16 @@ def markdown(grade: Grade, notes: tuple[str, ...] = (), extras: Extras | None = 
         out += ["", f"## Beyond the rubric, no points: {ident}", "", md_cell(summary), ""]
         for item in evidence:
             out += [*md_code(evidence_text(item)), ""]
+    if reproduce:
+        out += ["", REPRODUCE, "", *md_code(reproduce, "sh")]
     return "\n".join(out).rstrip() + "\n"
 
 
 def results_json(
-    grade: Grade, notes: tuple[str, ...] = (), extras: Extras | None = None
+    grade: Grade,
+    notes: tuple[str, ...] = (),
+    extras: Extras | None = None,
+    reproduce: str | None = None,
 ) -> dict[str, Any]:
     """Gradescope's results.json: a top-level score and one test per criterion, tagged by id."""
     tests = [
@@ -246,16 +267,20 @@ def results_json(
         }
         for ident, summary, evidence in extras_sections(extras, _render(grade))
     ]
+    footer = [f"{REPRODUCE} {reproduce}"] if reproduce else []
     return {
         "score": grade.score,
-        "output": "\n".join(header_lines(grade, notes)),
+        "output": "\n".join([*header_lines(grade, notes), *footer]),
         "visibility": "visible",
         "tests": tests,
     }
 
 
 def results_json_text(
-    grade: Grade, notes: tuple[str, ...] = (), extras: Extras | None = None
+    grade: Grade,
+    notes: tuple[str, ...] = (),
+    extras: Extras | None = None,
+    reproduce: str | None = None,
 ) -> str:
     """results.json as written to disk."""
-    return json.dumps(results_json(grade, notes, extras), indent=2) + "\n"
+    return json.dumps(results_json(grade, notes, extras, reproduce), indent=2) + "\n"

@@ -9,6 +9,8 @@ grades silently. Each game pack ships its default rubric (``games/<pack>/rubric.
 
 from __future__ import annotations
 
+import hashlib
+import math
 import re
 import tomllib
 from dataclasses import dataclass
@@ -65,9 +67,18 @@ OPTIONS: dict[tuple[str, str], tuple[type, str]] = {
         "them; the standard library is always there",
     ),
     ("time", "tiers"): (list, "{seconds, points}: the first tier the slowest move fits earns"),
+    ("time", "measure_again"): (
+        int,
+        "calls whose time would cost a tier are measured again alone, slowest first, this many "
+        "at most per submission; the better time counts (0: never)",
+    ),
     ("wins", "tiers"): (list, "{wins, points}: the first tier the games won reach earns"),
     ("output", "penalty"): (int, "points taken off when anything is printed outside main()"),
     ("packaging", "penalty"): (int, "points taken off a badly named or badly filled zip"),
+    ("late", "penalty"): (
+        int,
+        "points taken off a submission Canvas marked LATE, as a line of its own (0: none)",
+    ),
     ("packaging", "pattern"): (str, "regular expression for the zip name, with a netid group"),
     ("packaging", "example"): (str, "the zip name students are told to use (empty: the pattern)"),
     ("extras", "ladder_games"): (int, "games against each ladder rung, random to perfect (0: off)"),
@@ -84,6 +95,8 @@ OPTIONAL: dict[tuple[str, str], Any] = {
     ("limits", "open_files"): Limits.open_files,
     ("limits", "packages"): list(Limits.packages),
     ("packaging", "example"): "",
+    ("time", "measure_again"): 3,
+    ("late", "penalty"): 0,
     ("extras", "ladder_games"): 0,
     ("extras", "move_quality"): False,
     ("extras", "puzzles"): 0,
@@ -155,6 +168,7 @@ class ExtraOptions:
 class Rubric:
     title: str
     source: str
+    digest: str  # of the file's text: a rerun by another rubric regrades
     phases: tuple[str, ...]  # the game's, in order
     games: int
     ply_cap: int
@@ -172,6 +186,16 @@ class Rubric:
     packaging_pattern: str
     packaging_example: str = ""  # empty: the pattern is shown instead
     extras: ExtraOptions = ExtraOptions()
+    measure_again: int = 3  # slow calls measured again alone per submission
+    late_penalty: int = 0  # points off a submission Canvas marked LATE
+
+    @property
+    def full_time_seconds(self) -> float:
+        """The slowest a move may be and keep every time point."""
+        best = self.max_points("time")
+        if best == 0:
+            return math.inf
+        return min((t.limit for t in self.time_tiers if t.points == best), default=math.inf)
 
     def max_points(self, ident: str) -> int:
         """The most a criterion can earn (0 for a penalty)."""
@@ -300,6 +324,7 @@ def load_rubric(path: str | Path | None, pack: GamePack) -> Rubric:
     return Rubric(
         title=v[("", "title")],
         source=where,
+        digest=hashlib.sha256(text.encode()).hexdigest()[:16],
         phases=pack.phases,
         games=v[("play", "games")],
         ply_cap=v[("play", "ply_cap")],
@@ -325,6 +350,8 @@ def load_rubric(path: str | Path | None, pack: GamePack) -> Rubric:
         packaging_penalty=v[("packaging", "penalty")],
         packaging_pattern=pattern,
         packaging_example=v[("packaging", "example")],
+        measure_again=v[("time", "measure_again")],
+        late_penalty=v[("late", "penalty")],
         extras=ExtraOptions(
             ladder_games=v[("extras", "ladder_games")],
             move_quality=v[("extras", "move_quality")],

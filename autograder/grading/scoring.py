@@ -23,6 +23,7 @@ __all__ = [
     "score",
     "zero_criteria",
     "EVIDENCE_SHOWN",
+    "LATE_PENALTY",
 ]
 
 # Criterion ids (KIT_SPEC §4) and their names, in report order.
@@ -35,6 +36,7 @@ CRITERIA = {
     "output": "debug output",
     "packaging": "packaging",
 }
+LATE_PENALTY = "late_penalty"  # the late penalty's id, a criterion only when the rubric sets one
 EVIDENCE_SHOWN = 3  # examples kept per criterion; the summary gives the full count
 
 
@@ -130,24 +132,41 @@ def _time(session: Session, rubric: Rubric) -> Criterion:
     seconds = math.inf if slowest.status is Status.TIMEOUT else slowest.seconds
     points = _tier(rubric.time_tiers, lambda t: seconds <= t.limit)
     shown = "past the hard limit" if math.isinf(seconds) else _took(slowest)
-    summary = f"slowest make_move: {shown} ({slowest.where}); {len(answered)} moves timed"
+    summary = (
+        f"slowest make_move: {shown} ({slowest.where}){_twice(slowest)}; "
+        f"{len(answered)} moves timed"
+    )
     evidence: tuple[Evidence, ...] = ()
     if points < best:
         slow = sorted(answered + timed_out, key=lambda c: -c.seconds)[:EVIDENCE_SHOWN]
         evidence = tuple(
-            _evidence(session, c, c.error or f"took {_took(c)}") for c in slow if c.seconds > 0
+            _evidence(session, c, c.error or f"took {_took(c)}{_twice(c)}")
+            for c in slow
+            if c.seconds > 0
         )
     return Criterion("time", CRITERIA["time"], points, best, summary, evidence)
 
 
 def _took(call: Call) -> str:
-    """A move's time as the rubric counts it, naming the calls before it that count too."""
+    """A move's time as the rubric counts it: wall time, the CPU time where it is known, and
+    the calls before it that count too."""
     shown = f"{call.seconds:.2f} s"
+    if call.cpu_seconds is not None:
+        shown += f" wall, {call.cpu_seconds:.2f} s CPU"
     if call.other_seconds >= SHOWN_BEFORE:
         shown += (
             f", {call.other_seconds:.2f} s of it in {call.other_calls}, called before make_move"
         )
     return shown
+
+
+def _twice(call: Call) -> str:
+    """For a call measured again alone: both figures."""
+    if call.measured is None:
+        return ""
+    first, alone = call.measured
+    again = "no move" if math.isinf(alone) else f"{alone:.2f} s"
+    return f"; measured twice, {first:.2f} s while grading, {again} alone after: the better counts"
 
 
 def _wins(session: Session, rubric: Rubric) -> Criterion:
@@ -223,12 +242,34 @@ def zero_criteria(rubric: Rubric, reason: str) -> tuple[Criterion, ...]:
     )
 
 
-def score(session: Session, rubric: Rubric, packaging: list[str] | None = None) -> Grade:
-    """The rubric's points for ``session``; ``packaging`` lists zip problems (None: not a zip)."""
+def _late(rubric: Rubric, late: bool | None) -> tuple[Criterion, ...]:
+    """The late penalty, a line of its own when the rubric sets one."""
+    penalty = rubric.late_penalty
+    if not penalty:
+        return ()
+    if late is None:
+        summary, points = "not known here: only a Canvas download marks a submission late", 0
+    elif late:
+        summary, points = f"Canvas marked the submission late: -{penalty}", -penalty
+    else:
+        summary, points = "on time", 0
+    return (Criterion(LATE_PENALTY, "late penalty", points, 0, summary),)
+
+
+def score(
+    session: Session,
+    rubric: Rubric,
+    packaging: list[str] | None = None,
+    late: bool | None = None,
+) -> Grade:
+    """The rubric's points for ``session``; ``packaging`` lists zip problems (None: not a zip),
+    ``late`` is Canvas's LATE flag (None: unknown)."""
     pack = _packaging(rubric, packaging)
     if session.load_error is not None:
         zeros = zero_criteria(rubric, session.load_error)[: len(GRADED)]
-        return Grade(session, rubric, (*zeros, _output(session, rubric), pack))
+        return Grade(
+            session, rubric, (*zeros, _output(session, rubric), pack, *_late(rubric, late))
+        )
     criteria = (
         _phase_criterion(
             session,
@@ -258,5 +299,6 @@ def score(session: Session, rubric: Rubric, packaging: list[str] | None = None) 
         _wins(session, rubric),
         _output(session, rubric),
         pack,
+        *_late(rubric, late),
     )
     return Grade(session, rubric, criteria)

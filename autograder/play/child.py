@@ -16,8 +16,6 @@ import json
 import linecache
 import os
 import random
-import resource
-import select
 import signal
 import sys
 import threading
@@ -49,6 +47,7 @@ from builtins import (  # noqa: UP029
 from typing import Any
 
 _getline = linecache.getline
+_write = os.write  # bound now: the submission may replace os.write
 _HERE = os.path.dirname(os.path.abspath(__file__))
 
 
@@ -146,10 +145,12 @@ def _flush() -> None:
             pass
 
 
-def _limit(which: int, value: int) -> None:
+def _limit(name: str, value: int) -> None:
     # Where the platform does not offer a limit, the host's wall clock still applies.
-    with contextlib.suppress(ValueError, OSError):
-        resource.setrlimit(which, (value, value))
+    import resource  # POSIX only: the portable runner sets no limit
+
+    with contextlib.suppress(ValueError, OSError, AttributeError):
+        resource.setrlimit(getattr(resource, name), (value, value))
 
 
 _PR_SET_PDEATHSIG, _PR_SET_CHILD_SUBREAPER = 1, 36
@@ -187,6 +188,8 @@ def _reap(runner: int) -> None:
     those are killed; then it leaves with the runner's status, 128 + the signal when the runner
     was killed (as shells report it: pid 1 of a namespace cannot die by its own signal).
     """
+    import resource
+
     for number in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGQUIT, signal.SIGPIPE):
         signal.signal(number, signal.SIG_IGN)
     os.closerange(0, resource.getrlimit(resource.RLIMIT_NOFILE)[0])
@@ -230,6 +233,8 @@ def _watch_grader(fd_in: int) -> None:
     PR_SET_PDEATHSIG covers the parent; this watchdog thread covers the grader, which may be
     further up (under bubblewrap): the request pipe hangs up when the grader is gone.
     """
+
+    import select
 
     def watch() -> None:
         poller = select.poll()
@@ -364,7 +369,8 @@ def _settle(source_dir: str, settings: dict[str, Any]) -> str:
     """
     files = _read_tree(source_dir)
     _drop_identity(settings)
-    _split_off_runner(settings.get("grader", os.getppid()))
+    if not settings.get("portable"):
+        _split_off_runner(settings.get("grader", os.getppid()))
     root = "/tmp" if settings.get("fenced") else os.getcwd()
     submission, work = os.path.join(root, "submission"), os.path.join(root, "work")
     _write_tree(files, submission)
@@ -374,18 +380,39 @@ def _settle(source_dir: str, settings: dict[str, Any]) -> str:
     os.chdir(work)
     if settings.get("site"):
         sys.path.append(settings["site"])
-    _limit(resource.RLIMIT_CORE, 0)
+    if not settings.get("portable"):
+        _limit("RLIMIT_CORE", 0)
     for name, value in settings.get("rlimits", {}).items():
-        _limit(getattr(resource, name), value)
+        _limit(name, value)
     if settings.get("seccomp"):
         _seccomp(bytes.fromhex(settings["seccomp"]))
     return submission
+
+
+def _portable_channel() -> tuple[int, int]:
+    """The portable runner's channel: requests on what was stdin, replies on what was stdout.
+    Afterwards stdin reads as empty and stdout goes where stderr goes, so whatever the
+    submission prints reaches the host as printed text, never the channel."""
+    fd_in, fd_out = os.dup(0), os.dup(1)
+    null = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(null, 0)
+    os.close(null)
+    os.dup2(2, 1)
+    if sys.platform == "win32":  # no newline translation on the channel
+        import msvcrt
+
+        for fd in (fd_in, fd_out):
+            msvcrt.setmode(fd, os.O_BINARY)
+    return fd_in, fd_out
 
 
 def main(argv: list[str]) -> None:
     if argv[1] == "--probe":
         _probe(json.loads(argv[2]))
         return
+    portable = argv[1] == "--portable"
+    if portable:
+        argv = [argv[0], *map(str, _portable_channel()), *argv[2:]]
     fd_in, fd_out = int(argv[1]), int(argv[2])
     source_dir, seed, settings = argv[3], int(argv[4]), json.loads(argv[5])
     try:
@@ -397,7 +424,8 @@ def main(argv: list[str]) -> None:
         failure = {"ok": False, "kind": "files", "error": str(err)}
     except Exception as err:  # fail closed: the submission is never imported unfenced
         failure = {"ok": False, "kind": "sandbox", "error": str(err)}
-    _watch_grader(fd_in)
+    if not portable:  # polling a pipe is POSIX; portable, the next read's EOF ends the runner
+        _watch_grader(fd_in)
     warnings.simplefilter("ignore")
     random.seed(seed)
     handlers: dict[str, Any] = {}
@@ -423,15 +451,21 @@ def main(argv: list[str]) -> None:
         except BaseException as err:
             kind = "exit" if isinstance(err, SystemExit | KeyboardInterrupt) else "crash"
             reply = {"ok": False, "kind": kind, "error": _user_frames(err)}
-        _reply(fd_out, reply, request.get("id"))
+        _reply(fd_out, reply, request.get("id"), portable)
         if request.get("op") == "load" and not reply.get("ok"):
             return
 
 
-def _reply(fd_out: int, reply: dict[str, Any], number: object) -> None:
+def _reply(fd_out: int, reply: dict[str, Any], number: object, portable: bool) -> None:
     """Send ``reply`` to request ``number``; a channel the submission closed or filled with
-    garbage ends the runner quietly, and the host reports what it saw."""
+    garbage ends the runner quietly, and the host reports what it saw. Portable, the printed
+    text of this request ends with its marker on stderr first."""
     _flush()
+    if portable and isinstance(number, str):
+        try:  # noqa: SIM105  (contextlib is library code the submission may have patched)
+            _write(2, protocol.end_marker(number))
+        except BaseException:
+            pass
     try:
         protocol.send(fd_out, {**reply, "id": number})
     except BaseException:

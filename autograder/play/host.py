@@ -19,7 +19,6 @@ from __future__ import annotations
 import contextlib
 import os
 import secrets
-import selectors
 import shutil
 import signal
 import subprocess
@@ -33,13 +32,17 @@ from typing import Any
 from autograder.play.cgroups import JOIN_FAILED, Cgroup
 from autograder.play.launch import Launch
 from autograder.play.output import OutputTail
-from autograder.play.protocol import FrameReader, request_frame
-from autograder.play.sandbox import descendants, next_uid
+from autograder.play.protocol import FrameReader, end_marker, request_frame
+from autograder.play.sandbox import descendants, next_uid, tree_cpu_seconds
+from autograder.play.streams import Reader, SelectReader, ThreadReader
 from autograder.play.untrusted import clean_tree
 
 __all__ = ["Status", "Reply", "PlayerProcess"]
 
 _DRAIN_CHUNKS = 256  # at most 16 MB read after a reply: a process printing forever cannot stall us
+_MARKER_SECONDS = 2.0  # portable: the longest wait for a reply's end marker on stderr
+_RAW_KEPT = 1 << 20  # portable: printed bytes held while looking for the marker
+_MARKER_ROOM = 64
 
 
 class Status(Enum):
@@ -57,7 +60,7 @@ class Reply:
     seconds: float = 0.0
     printed: str = ""
     detail: str = ""  # for statuses other than OK: what happened, in a sentence
-    cpu_seconds: float | None = None  # CPU time of all its processes during the call (cgroups)
+    cpu_seconds: float | None = None  # CPU time of all its processes during the call, if known
 
     @property
     def ok(self) -> bool:
@@ -90,7 +93,8 @@ class PlayerProcess:
         self._group: int | None = None
         self._cgroup: Cgroup | None = None
         self._workdir: str | None = None
-        self._selector: selectors.BaseSelector | None = None
+        self._reader: Reader | None = None
+        self._raw = bytearray()  # portable: printed bytes not yet matched to a reply
         self._to_child = -1
         self._from_child = -1
         self._frames = FrameReader()
@@ -120,6 +124,19 @@ class PlayerProcess:
                 )
             except OSError as err:
                 return self._refused(f"cannot make its cgroup ({err.strerror or err})")
+        workdir = self._workdir
+        started = (
+            self._start_portable(workdir) if layers.portable else self._start_posix(uid, workdir)
+        )
+        if started is not None:
+            return self._refused(f"cannot start it ({started.strerror or started})")
+        self._group = self._own_group(self._process)
+        doing = f"importing {self.launch.main_file}"
+        return self.request({"op": "load"}, self.limits.import_seconds, doing)
+
+    def _start_posix(self, uid: int | None, workdir: str) -> OSError | None:
+        """The runner gets a pipe pair of its own (``pass_fds``); its stdout and stderr are
+        what the submission prints."""
         request_read, request_write = os.pipe()
         reply_read, reply_write = os.pipe()
         try:
@@ -129,25 +146,55 @@ class PlayerProcess:
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
                 pass_fds=(request_read, reply_write),
-                cwd=self._workdir,
-                env=Launch.environment(self._workdir),
+                cwd=workdir,
+                env=Launch.environment(workdir),
                 start_new_session=True,
             )
         except OSError as err:
-            return self._refused(f"cannot start it ({err.strerror or err})")
+            os.close(request_write)
+            os.close(reply_read)
+            return err
         finally:
             os.close(request_read)
             os.close(reply_write)
         self._to_child, self._from_child = request_write, reply_read
         os.set_blocking(request_write, False)  # a child that stops reading cannot block us
-        self._group = self._own_group(self._process)
-        self._selector = selectors.DefaultSelector()
-        self._selector.register(reply_read, selectors.EVENT_READ, "channel")
+        pipes = {reply_read: "channel"}
         for stream in (self._process.stdout, self._process.stderr):
             with contextlib.suppress(AttributeError, OSError, ValueError):
-                self._selector.register(stream.fileno(), selectors.EVENT_READ, "output")
-        doing = f"importing {self.launch.main_file}"
-        return self.request({"op": "load"}, self.limits.import_seconds, doing)
+                pipes[stream.fileno()] = "output"
+        self._reader = SelectReader(pipes)
+        return None
+
+    def _start_portable(self, workdir: str) -> OSError | None:
+        """No ``fork``, ``pass_fds`` or polled pipes (Windows): the requests go down the
+        runner's stdin, the replies come up its stdout, and what the submission prints comes on
+        stderr, each reply's share ended by a marker (``end_marker``)."""
+        group: dict[str, Any] = (
+            {"start_new_session": True}
+            if os.name == "posix"
+            else {"creationflags": getattr(subprocess, "CREATE_NEW_PROCESS_GROUP", 0)}
+        )
+        try:
+            self._process = self._spawn(
+                self.launch.portable_command(),
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                cwd=workdir,
+                env=Launch.environment(workdir),
+                **group,
+            )
+        except OSError as err:
+            return err
+        self._to_child = os.dup(self._process.stdin.fileno())
+        self._from_child = os.dup(self._process.stdout.fileno())
+        self._process.stdin.close()
+        self._process.stdout.close()
+        self._reader = ThreadReader(
+            {self._from_child: "channel", self._process.stderr.fileno(): "output"}
+        )
+        return None
 
     def _refused(self, why: str) -> Reply:
         self.dead = Reply(
@@ -162,7 +209,7 @@ class PlayerProcess:
         """The child's process group, known only when it leads one of its own (a stand-in
         process in tests does not, so its group is never ours to kill)."""
         pid = getattr(process, "pid", 0)
-        if not isinstance(pid, int) or pid <= 0:
+        if not isinstance(pid, int) or pid <= 0 or not hasattr(os, "getpgid"):
             return None
         try:
             return pid if os.getpgid(pid) == pid else None
@@ -211,7 +258,11 @@ class PlayerProcess:
                 return self._ended(doing, began)
 
     def _cpu(self) -> float | None:
-        return self._cgroup.cpu_seconds() if self._cgroup is not None else None
+        """CPU time of all its processes so far: the cgroup's count, else what /proc shows of
+        its process tree (Linux; a child that double-forks away is missed), else None."""
+        if self._cgroup is not None:
+            return self._cgroup.cpu_seconds()
+        return tree_cpu_seconds(self._group) if self._group is not None else None
 
     def _resume(self) -> None:
         if self._cgroup is not None:
@@ -224,31 +275,55 @@ class PlayerProcess:
 
     def _pump(self, timeout: float) -> bool:
         """Read whatever is ready; False once the reply channel has closed."""
-        assert self._selector is not None
+        assert self._reader is not None
         open_channel = True
-        for key, _ in self._selector.select(timeout):
-            chunk = os.read(key.fd, 65536)
+        for tag, chunk in self._reader.read(timeout):
             if not chunk:
-                self._selector.unregister(key.fd)
-                open_channel = open_channel and key.data != "channel"
-            elif key.data == "channel":
+                open_channel = open_channel and tag != "channel"
+            elif tag == "channel":
                 self._frames.buffer += chunk
+            elif self.protections.portable:
+                self._raw += chunk
+                if len(self._raw) > _RAW_KEPT:  # a flood: count it, keep a marker's length
+                    self._output.add(bytes(self._raw[:-_MARKER_ROOM]))
+                    del self._raw[:-_MARKER_ROOM]
             else:
                 self._output.add(chunk)
-        return open_channel and self._channel_open()
+        return open_channel and self._reader.is_open("channel")
 
-    def _channel_open(self) -> bool:
-        assert self._selector is not None
-        return any(key.data == "channel" for key in self._selector.get_map().values())
+    def _drain_output(self, token: str | None = None) -> str:
+        """What the child printed since the last call, capped, with a note on what was cut.
 
-    def _drain_output(self) -> str:
-        """What the child printed since the last call, capped, with a note on what was cut."""
-        if self._selector is not None:
+        Portable, the runner ends each reply's printed text with a marker on stderr: up to
+        that marker is this call's (it can come after the reply; a runner killed or a stderr
+        the submission closed ends the wait)."""
+        if self._reader is not None and self.protections.portable:
+            self._portable_output(token)
+        elif self._reader is not None:
             for _ in range(_DRAIN_CHUNKS):
-                if not any(key.data == "output" for key, _ in self._selector.select(0)):
+                if not self._reader.ready("output"):
                     break
                 self._pump(0)
         return self._output.take()
+
+    def _portable_output(self, token: str | None) -> None:
+        assert self._reader is not None
+        marker = end_marker(token) if token else None
+        deadline = self._clock() + _MARKER_SECONDS
+        while marker is not None and marker not in self._raw and self._reader.is_open("output"):
+            remaining = deadline - self._clock()
+            if remaining <= 0:
+                break
+            self._pump(remaining)
+        while marker is None and self._reader.ready("output"):
+            self._pump(0)
+        cut = self._raw.find(marker) if marker is not None else -1
+        if cut < 0:
+            self._output.add(bytes(self._raw))
+            self._raw.clear()
+        else:
+            self._output.add(bytes(self._raw[:cut]))
+            del self._raw[: cut + len(marker or b"")]
 
     def _answer(
         self, message: dict[str, Any] | str, began: float, doing: str, cpu_before: float | None
@@ -262,7 +337,7 @@ class PlayerProcess:
         if isinstance(message, str):
             return self._violation(message, began, doing)
         data: dict[str, Any] = clean_tree(message)
-        printed = self._drain_output()
+        printed = self._drain_output(self._token)
         if data.get("ok") is True:
             return Reply(Status.OK, data, seconds, printed, cpu_seconds=cpu)
         detail = f"{doing} raised {data.get('error', 'an error')}"
@@ -341,6 +416,13 @@ class PlayerProcess:
         if self._group is not None:  # fenced, this ends bubblewrap and so its pid namespace
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.killpg(self._group, signal.SIGKILL)
+        if os.name == "nt":  # no process groups to kill: end its tree by pid
+            with contextlib.suppress(OSError, subprocess.SubprocessError):
+                subprocess.run(
+                    ["taskkill", "/F", "/T", "/PID", str(process.pid)],
+                    capture_output=True,
+                    timeout=10,
+                )
         with contextlib.suppress(ProcessLookupError, OSError):
             process.kill()
         self._reap(5.0)
@@ -365,6 +447,9 @@ class PlayerProcess:
         if self._group is not None:
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.killpg(self._group, signal.SIGKILL)
+        elif self._process is not None:  # no process group (Windows): the process itself
+            with contextlib.suppress(OSError):
+                self._process.kill()
 
     def close(self) -> None:
         """End the process and everything in its group, reap it and remove its work folder."""
@@ -380,9 +465,9 @@ class PlayerProcess:
             ):
                 if stream is not None:
                     stream.close()
-            if self._selector is not None:
-                self._selector.close()
-                self._selector = None
+            if self._reader is not None:
+                self._reader.close()
+                self._reader = None
             if self._from_child >= 0:
                 os.close(self._from_child)
                 self._from_child = -1

@@ -67,6 +67,17 @@ class Launch:
             json.dumps(self.settings(uid)),
         ]
 
+    def portable_command(self) -> list[str]:
+        """The command line of the portable runner (see ``PlayerProcess``): no cgroup, no
+        fence, no inherited pipes; the channel is its stdin and stdout."""
+        return [
+            *runner_command(self.protections, self.source_dir.resolve(), self.driver, 0),
+            "--portable",
+            str(self.source_dir.resolve()),
+            str(self.seed),
+            json.dumps(self.settings(None)),
+        ]
+
     def settings(self, uid: int | None) -> dict[str, Any]:
         """What the runner sets up from inside before the submission may run."""
         limits, layers = self.limits, self.protections
@@ -75,6 +86,8 @@ class Launch:
             rlimits["RLIMIT_AS"] = limits.memory_mb << 20
         if uid is not None and layers.cgroups is None:
             rlimits["RLIMIT_NPROC"] = limits.processes  # a uid of its own: counts only its own
+        if not layers.resource_limits:
+            rlimits = {}
         program = seccomp.filter_for() if layers.seccomp else None
         return {
             "rlimits": rlimits,
@@ -85,11 +98,14 @@ class Launch:
             "seccomp": program.hex() if program else None,
             "driver": fence.DRIVER if layers.fence else str(self.driver),
             "main": self.main_file,
+            "portable": layers.portable,
         }
 
     @staticmethod
     def environment(workdir: str) -> dict[str, str]:
-        return {
+        # Windows's Python cannot start without SYSTEMROOT (it seeds its hashes from the OS)
+        system = {k: os.environ[k] for k in ("SYSTEMROOT", "WINDIR") if k in os.environ}
+        return system | {
             "PATH": "/usr/bin:/bin",
             "HOME": workdir,
             "TMPDIR": workdir,

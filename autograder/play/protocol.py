@@ -288,3 +288,9 @@ def nesting(value: Any) -> int:
 def request_frame(message: dict[str, Any]) -> bytes:
     data = json.dumps(message).encode()
     return HEADER.pack(len(data)) + data
+
+
+def end_marker(token: str) -> bytes:
+    """What the portable runner writes on stderr after a reply's printed text: the host keeps
+    the text up to it for that reply (stderr and the channel are read by separate threads)."""
+    return b"\x00\x1eend " + token.encode("ascii", "replace") + b"\x1e\x00"

@@ -71,7 +71,9 @@ class Call:
     move: Any = None  # the pack's move, when it was legal
     other_seconds: float = 0.0  # of ``seconds``: the calls before make_move (construction, sync)
     other_calls: str = ""  # what those were, for reports
-    cpu_seconds: float | None = None  # CPU time of all its processes over those calls (cgroups)
+    cpu_seconds: float | None = None  # CPU time of all its processes over those calls, if known
+    child_seed: int | None = None  # the seed of the process it ran in: to play it again
+    measured: tuple[float, float] | None = None  # (first, alone) when measured again alone
 
     @property
     def answered(self) -> bool:
@@ -288,7 +290,7 @@ class Referee:
         spent = sum(reply.seconds for reply, _ in before)
         reply = proc.request({"op": "move"}, max(limits.call_seconds - spent, 0.0), "make_move")
         self.budget.record(reply)
-        call = _judge(self.assignment, where, pos, reply)
+        call = replace(_judge(self.assignment, where, pos, reply), child_seed=proc.launch.seed)
         if not before:
             return call
         cpus = [r.cpu_seconds for r, _ in before] + [reply.cpu_seconds]
@@ -430,6 +432,19 @@ class Referee:
             if proc is not None:
                 proc.close()
         return calls, None, import_printed
+
+    def alone(self, where: str, pos: Any, child_seed: int) -> Call:
+        """``make_move`` on ``pos`` by a fresh player in a fresh process seeded ``child_seed``,
+        its construction timed with it: a call measured again."""
+        side = self.assignment.pack.turn(pos)
+        construct = f"{self.assignment.player_class}()"
+        with self.spawn(child_seed) as proc:
+            reply = proc.start()
+            if reply.ok:
+                reply = proc.request(self._new(side, pos), self.limits.import_seconds, construct)
+            if not reply.ok:
+                return _judge(self.assignment, where, pos, reply)
+            return self._ask(proc, where, pos, [(reply, construct)])
 
     def opted_in(self) -> bool | None:
         """Whether the player's ``run_challenge_test()`` is True; None when it cannot say."""

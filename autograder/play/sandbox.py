@@ -14,7 +14,9 @@ Layers, each used where available (KIT_SPEC §5, docs/sandbox.md):
 
 Each layer is tried for real before it is reported: the probe runs the child runner through
 the same launch as a submission (``child.py --probe``) and reads back what it could do.
-``TEEKO_SANDBOX=off`` turns every optional layer off (a student's laptop, debugging).
+``TEEKO_SANDBOX=off`` turns every optional layer off (a student's laptop, debugging);
+``TEEKO_SANDBOX=portable`` uses the runner Windows uses (no ``fork``, ``resource`` or
+``pass_fds``), so that Linux CI can prove it grades the same.
 """
 
 from __future__ import annotations
@@ -39,11 +41,13 @@ __all__ = [
     "runner_command",
     "next_uid",
     "descendants",
+    "tree_cpu_seconds",
     "CHILD",
     "INSTALL_BWRAP",
 ]
 
 CHILD = Path(__file__).with_name("child.py")
+PORTABLE_WHY = "Windows, or TEEKO_SANDBOX=portable"
 INSTALL_BWRAP = "apt install bubblewrap"  # Debian and Ubuntu; dnf and pacman call it the same
 _FIRST_UID = 61000
 _UID_SLOTS = 4000
@@ -59,15 +63,24 @@ class Protections:
     cgroups: cgroups.Support | None = None
     seccomp: bool = False
     root: bool = False  # the grader runs as root
+    portable: bool = False  # the runner without fork, resource or pass_fds (Windows)
 
     def describe(self) -> list[str]:
         """One line per layer, for the report header; a warning where a layer is missing."""
-        lines = ["own process group, killed whole; stdin closed; private working folder"]
-        lines.append(
-            "resource limits: address space, file size, open files"
-            if self.resource_limits
-            else "warning: no resource limits on this platform"
-        )
+        if self.portable:
+            lines = [
+                "own process, killed with what it started; stdin closed; private working folder",
+                f"warning: portable runner ({PORTABLE_WHY}): no memory, file-size or "
+                "open-file limit, and a process the submission starts and detaches may "
+                "outlive it",
+            ]
+        else:
+            lines = ["own process group, killed whole; stdin closed; private working folder"]
+            lines.append(
+                "resource limits: address space, file size, open files"
+                if self.resource_limits
+                else "warning: no resource limits on this platform"
+            )
         if self.own_uid:
             lines.append("runs as an unprivileged user of its own, with no capability")
         elif self.root:
@@ -173,10 +186,11 @@ def _has_resource() -> bool:
 @functools.cache
 def available() -> Protections:
     """The layers this machine offers, each tried once per grader run."""
+    mode = os.environ.get("TEEKO_SANDBOX", "").lower()
+    if mode == "portable" or os.name == "nt":
+        return Protections(resource_limits=False, portable=True)
     resource_limits = _has_resource()
-    if os.environ.get("TEEKO_SANDBOX", "").lower() in ("off", "0", "no") or sys.platform != (
-        "linux"
-    ):
+    if mode in ("off", "0", "no") or sys.platform != "linux":
         return Protections(resource_limits)
     root = os.geteuid() == 0
     groups = cgroups.probe()
@@ -199,10 +213,10 @@ def available() -> Protections:
     )
 
 
-def descendants(root: int) -> list[int]:
-    """Every live process below ``root``, children first; read from /proc (Linux), so empty
-    where there is none (macOS: the host's process-group kill is all there is)."""
-    parents: dict[int, int] = {}
+def _processes() -> dict[int, tuple[int, int]]:
+    """Every live process: pid -> (parent, CPU clock ticks of it and its reaped children),
+    read from /proc (Linux); empty where there is none."""
+    table: dict[int, tuple[int, int]] = {}
     with contextlib.suppress(OSError):
         for name in os.listdir("/proc"):
             if not name.isdigit():
@@ -211,11 +225,15 @@ def descendants(root: int) -> list[int]:
                 contextlib.suppress(OSError, ValueError, IndexError),
                 open(f"/proc/{name}/stat", "rb") as handle,
             ):
-                state, above = handle.read().rsplit(b")", 1)[1].split()[:2]
-                if state != b"Z":  # a zombie is dead already, waiting for its parent
-                    parents[int(name)] = int(above)
+                fields = handle.read().rsplit(b")", 1)[1].split()
+                if fields[0] != b"Z":  # a zombie is dead already, waiting for its parent
+                    table[int(name)] = (int(fields[1]), sum(int(f) for f in fields[11:15]))
+    return table
+
+
+def _below(root: int, table: dict[int, tuple[int, int]]) -> list[int]:
     children: dict[int, list[int]] = {}
-    for pid, parent in parents.items():
+    for pid, (parent, _) in table.items():
         children.setdefault(parent, []).append(pid)
     found, queue = [], list(children.get(root, []))
     while queue:
@@ -223,3 +241,19 @@ def descendants(root: int) -> list[int]:
         found.append(pid)
         queue.extend(children.get(pid, []))
     return found
+
+
+def descendants(root: int) -> list[int]:
+    """Every live process below ``root``, children first; read from /proc (Linux), so empty
+    where there is none (macOS: the host's process-group kill is all there is)."""
+    return _below(root, _processes())
+
+
+def tree_cpu_seconds(root: int) -> float | None:
+    """CPU time of ``root`` and every process below it (the reaped ones included), from /proc:
+    the measure where there are no cgroups. None where /proc does not show ``root``."""
+    table = _processes()
+    if root not in table:
+        return None
+    ticks = sum(table[pid][1] for pid in (root, *_below(root, table)))
+    return ticks / os.sysconf("SC_CLK_TCK")
