@@ -48,6 +48,7 @@ from typing import Any
 
 _getline = linecache.getline
 _write = os.write  # bound now: the submission may replace os.write
+_portable = False  # set by main: the portable runner (see _portable_channel)
 _HERE = os.path.dirname(os.path.abspath(__file__))
 
 
@@ -410,7 +411,8 @@ def main(argv: list[str]) -> None:
     if argv[1] == "--probe":
         _probe(json.loads(argv[2]))
         return
-    portable = argv[1] == "--portable"
+    global _portable
+    portable = _portable = argv[1] == "--portable"
     if portable:
         argv = [argv[0], *map(str, _portable_channel()), *argv[2:]]
     fd_in, fd_out = int(argv[1]), int(argv[2])
@@ -451,17 +453,17 @@ def main(argv: list[str]) -> None:
         except BaseException as err:
             kind = "exit" if isinstance(err, SystemExit | KeyboardInterrupt) else "crash"
             reply = {"ok": False, "kind": kind, "error": _user_frames(err)}
-        _reply(fd_out, reply, request.get("id"), portable)
+        _reply(fd_out, reply, request.get("id"))
         if request.get("op") == "load" and not reply.get("ok"):
             return
 
 
-def _reply(fd_out: int, reply: dict[str, Any], number: object, portable: bool) -> None:
+def _reply(fd_out: int, reply: dict[str, Any], number: object) -> None:
     """Send ``reply`` to request ``number``; a channel the submission closed or filled with
     garbage ends the runner quietly, and the host reports what it saw. Portable, the printed
     text of this request ends with its marker on stderr first."""
     _flush()
-    if portable and isinstance(number, str):
+    if _portable and isinstance(number, str):
         try:  # noqa: SIM105  (contextlib is library code the submission may have patched)
             _write(2, protocol.end_marker(number))
         except BaseException:
