@@ -25,7 +25,7 @@ from autograder.classroom.canvas import (
 from autograder.classroom.collect import collect
 from autograder.classroom.fingerprint import kit_version
 from autograder.classroom.gradescope import add_gradescope_command
-from autograder.classroom.intake import choose_assignment, open_submission
+from autograder.classroom.intake import choose_assignment, holds_files, open_submission
 from autograder.classroom.records import Entry, Record
 from autograder.classroom.submission import grade_submission
 from autograder.classroom.summary import write_summary
@@ -45,20 +45,23 @@ ASSIGNMENT_HELP = f"{', '.join(ASSIGNMENTS)} (default: inferred from the player 
 RUBRIC_HELP = "rubric TOML file (default: the course's published rubric)"
 
 
-def _main_file(name: str | None) -> str:
-    """The file a submission must hold: the named assignment's, or every game's when they agree."""
+def _main_file(name: str | None, submission: Path) -> str:
+    """The file a submission must hold: the named assignment's; else the first game's
+    (``game.py``) unless the submission holds another game's files (the book's four)."""
     if name:
         return _assignment(name).main_file
-    mains = {pack.files[0] for pack in PACKS.values()}
-    if len(mains) > 1:
-        raise GraderError("the games differ in what a submission holds: pass --assignment")
-    return mains.pop()
+    packs = list(PACKS.values())
+    for pack in packs[1:]:
+        if pack.files[0] != packs[0].files[0] and holds_files(submission, pack.files):
+            return pack.files[0]
+    return packs[0].files[0]
 
 
 def _check(args: argparse.Namespace) -> int:
     with tempfile.TemporaryDirectory(prefix="teeko-check-") as work:
-        main = _main_file(args.assignment)
-        submission = open_submission(Path(args.submission), Path(work), main)
+        main = _main_file(args.assignment, Path(args.submission))
+        files = next((pack.files for pack in PACKS.values() if pack.files[0] == main), ())
+        submission = open_submission(Path(args.submission), Path(work), main, files)
         assignment, how = choose_assignment(args.assignment, submission, main)
         notes = (how,) if how else ()
         rubric = load_rubric(args.rubric, assignment.pack)

@@ -373,5 +373,37 @@ def _same(path: Path, data: bytes) -> bool:
     return path.is_file() and path.read_bytes() == data
 
 
+def write_class(
+    here: Path, submissions: dict[str, bytes], roster: str, doc: str, argv: list[str] | None
+) -> int:
+    """The command line of an example class's script: write ``here/submissions/*`` and
+    ``here/roster.csv`` (removing submissions no longer made), or with ``--check`` write
+    nothing and fail when a file would change."""
+    parser = argparse.ArgumentParser(description=doc.splitlines()[0])
+    parser.add_argument(
+        "--check", action="store_true", help="write nothing; fail if a file would change"
+    )
+    args = parser.parse_args(argv)
+    out = here / "submissions"
+    files = {f"submissions/{n}": data for n, data in submissions.items()}
+    files["roster.csv"] = roster.encode("utf-8")
+    if args.check:
+        stale = [n for n, data in files.items() if not _same(here / n, data)]
+        extra = sorted(
+            f"submissions/{p.name}" for p in out.glob("*") if f"submissions/{p.name}" not in files
+        )
+        for name in stale + extra:
+            print(f"out of date: {here / name}", file=sys.stderr)
+        return 1 if stale or extra else 0
+    out.mkdir(parents=True, exist_ok=True)
+    for old in out.glob("*"):
+        if f"submissions/{old.name}" not in files:
+            old.unlink()
+    for name, data in files.items():
+        (here / name).write_bytes(data)
+        print(here / name)
+    return 0
+
+
 if __name__ == "__main__":
     sys.exit(main())

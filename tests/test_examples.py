@@ -13,9 +13,13 @@ from autograder.grading.scoring import CRITERIA
 from tests.conftest import ROOT
 
 
-def test_the_example_zips_are_current():
+@pytest.mark.parametrize(
+    "script", ["make_examples.py", "make_connect4_examples.py", "make_board_abc_examples.py"]
+)
+def test_the_example_files_are_current(script):
+    """Each example class is what its script writes, byte for byte."""
     done = subprocess.run(
-        [sys.executable, str(ROOT / "examples" / "make_examples.py"), "--check"],
+        [sys.executable, str(ROOT / "examples" / script), "--check"],
         capture_output=True,
         text=True,
         timeout=60,
@@ -50,3 +54,67 @@ def test_the_example_class_keeps_its_grades(run_cli, tmp_path, sandbox):
     if sandbox:
         feedback = next((tmp_path / "grades" / "students").glob("*/feedback.md")).read_text()
         assert "warning: portable runner (Windows, or TEEKO_SANDBOX=portable)" in feedback
+
+
+def _grade_example(run_cli, tmp_path, folder, data, more):  # type: ignore[no-untyped-def]
+    """Grade ``examples/<folder>`` with its roster as the README says; its points per criterion
+    (and the ``more`` columns) must be those in ``tests/data/<data>_example_grades.csv``."""
+    out = tmp_path / "grades"
+    done = run_cli(
+        "grade",
+        str(ROOT / "examples" / folder / "submissions"),
+        "--assignment",
+        folder,
+        "--out",
+        str(out),
+        "--roster",
+        str(ROOT / "examples" / folder / "roster.csv"),
+    )
+    assert done.returncode == 0, done.stderr
+    columns = ("student", "score", *CRITERIA, *more)
+    with (out / "grades.csv").open() as handle:
+        graded = [tuple(row[c] for c in columns) for row in csv.DictReader(handle)]
+    with (ROOT / "tests" / "data" / f"{data}_example_grades.csv").open() as handle:
+        expected = [tuple(row[c] for c in columns) for row in csv.DictReader(handle)]
+    assert graded == expected
+    return out, done
+
+
+@pytest.mark.slow
+def test_the_connect4_example_class_keeps_its_grades(run_cli, tmp_path):
+    """The README's Connect Four command: the grades on record, and the roster matched whole."""
+    out, done = _grade_example(run_cli, tmp_path, "connect4", "connect4", ())
+    assert "roster:" not in done.stderr
+    with (out / "canvas_import.csv").open() as handle:
+        imported = {
+            row["SIS Login ID"]: row["Connect Four (2001)"] for row in csv.DictReader(handle)
+        }
+    assert imported["wchen"] == "100" and imported["ldubois"] == "35"
+
+
+def _feedback(out, student):  # type: ignore[no-untyped-def]
+    return (out / "students" / student / "feedback.md").read_text()
+
+
+@pytest.mark.slow
+def test_the_board_abc_example_class_keeps_its_grades_and_names_each_mistake(run_cli, tmp_path):
+    """The README's Board ABC command: four Canvas attachments are one attempt; the grades on
+    record; and each broken piece is named in its student's feedback, with a board."""
+    out, _ = _grade_example(
+        run_cli, tmp_path, "board-abc", "board_abc", ("boards", "search", "tactics")
+    )
+    with (out / "grades.csv").open() as handle:
+        notes = {row["student"]: row["note"] for row in csv.DictReader(handle)}
+    assert notes["30001"] == "handed in with minimax.py: board.py, connectfour.py, tictactoe.py"
+    assert "the attempt also holds" not in _feedback(out, "30001")
+    board = "    -----\n"  # a tic-tac-toe board drawn under the message
+    mutates = _feedback(out, "wchen")
+    assert "changed the board it was called on; copy the position and change the copy" in mutates
+    assert board in mutates
+    assert "so it does not stop at max_depth" in _feedback(out, "30004")
+    is_draw = _feedback(out, "keze")
+    assert "is_draw is True; it should be False: a line is complete\n  position:" in is_draw
+    assert "X|X|X" in is_draw
+    assert "find_best_move played" in _feedback(out, "jfischer")
+    assert "and did not block" in _feedback(out, "jfischer")
+    assert "TODO 1: write TTTBoard.legal_moves in tictactoe.py" in _feedback(out, "sbrown")

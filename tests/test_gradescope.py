@@ -177,3 +177,18 @@ def test_run_autograder_is_valid_bash(bundle, tmp_path):
     for script in ("run_autograder", "setup.sh"):
         done = subprocess.run(["bash", "-n", str(root / "source" / script)], capture_output=True)
         assert done.returncode == 0, done.stderr
+
+
+@pytest.mark.slow
+def test_run_autograder_grades_the_books_four_files(tmp_path):
+    """The Board homework's bundle: the four uploaded files are graded as one submission, with
+    the homework's own criteria among the tests."""
+    root = _fake_root(tmp_path, build_bundle(find_assignment("board-abc"), tmp_path / "b", None))
+    solution = Path(__file__).resolve().parent.parent / "solution" / "board-abc"
+    for name in ("minimax.py", "board.py", "tictactoe.py", "connectfour.py"):
+        (root / "submission" / name).write_text((solution / name).read_text())
+    done, results = _run_autograder(root)
+    assert done.returncode == 0
+    assert results["score"] == 100
+    tags = [t["tags"][0] for t in results["tests"]]
+    assert {"boards", "search"} <= set(tags)

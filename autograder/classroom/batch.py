@@ -37,7 +37,7 @@ from autograder.files import write_atomic
 from autograder.games.pack import Assignment
 from autograder.grading.report import REPRODUCE, markdown, results_json_text
 from autograder.grading.rubric import Rubric
-from autograder.grading.scoring import CRITERIA, LATE_PENALTY, Grade
+from autograder.grading.scoring import CRITERIA, OPTIONAL, Grade
 from autograder.play.host import PlayerProcess, Status
 from autograder.play.launch import Launch
 from autograder.play.sandbox import available
@@ -50,7 +50,6 @@ GRADES_COLUMNS = (
     "score",
     *CRITERIA,
     "late",
-    LATE_PENALTY,
     "status",
     "reason",
     "canvas_id",
@@ -159,11 +158,12 @@ def _reason(grade: Grade) -> str:
     if session.load_error:
         return session.load_error
     calls = session.calls
+    doing = session.assignment.pack.move_call
     for status, text in (
-        (Status.TIMEOUT, "make_move timed out"),
+        (Status.TIMEOUT, f"{doing} timed out"),
         (Status.EXITED, "the submission's process ended"),
         (Status.BAD_REPLY, "the submission wrote into the grader's channel"),
-        (Status.ERROR, "make_move raised an exception"),
+        (Status.ERROR, f"{doing} raised an exception"),
     ):
         hits = [c for c in calls if c.status is status]
         if hits:
@@ -441,18 +441,23 @@ def _result(
 
 
 def write_grades_csv(records: Sequence[Record], path: Path) -> None:
-    """``grades.csv``: one row per student, a column per criterion id (KIT_SPEC §6)."""
+    """``grades.csv``: one row per student, a column per criterion id (KIT_SPEC §6), and one
+    per criterion of the game's own (the book's boards) or optional one (tactics, late
+    penalty) some record holds, after the others."""
+    held = dict.fromkeys(c for r in records for c in r.criteria)
+    optional = [c for c in held if c not in CRITERIA and c not in OPTIONAL]
+    optional += [o for o in OPTIONAL if o in held]
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(GRADES_COLUMNS)
+    at = GRADES_COLUMNS.index("late")
+    writer.writerow([*GRADES_COLUMNS[:at], *optional, *GRADES_COLUMNS[at:]])
     for r in sorted(records, key=lambda r: r.student):
         writer.writerow(
             [
                 csv_cell(r.student),
                 f"{r.score:g}",
-                *(f"{r.criteria.get(c, 0):g}" for c in CRITERIA),
+                *(f"{r.criteria.get(c, 0):g}" for c in (*CRITERIA, *optional)),
                 "yes" if r.late else "no",
-                f"{r.criteria.get(LATE_PENALTY, 0):g}",
                 r.status,
                 csv_cell(r.reason),
                 r.canvas_id or "",

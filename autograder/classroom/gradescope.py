@@ -71,7 +71,7 @@ _RUN = """\
 #!/usr/bin/env bash
 # Gradescope runs this for every submission: grade /autograder/submission by the bundled
 # rubric into /autograder/results/results.json. A results.json is always written: when the
-# grader cannot grade (no game.py, a broken zip ...) it holds score 0 and the reason.
+# grader cannot grade (no {main}, a broken zip ...) it holds score 0 and the reason.
 # AUTOGRADER_ROOT replaces /autograder (for tests).
 set -uo pipefail
 ROOT=${{AUTOGRADER_ROOT:-/autograder}}
@@ -86,12 +86,12 @@ rm -f "$RESULTS"
 ERRORS=$(mktemp)
 trap 'rm -f "$ERRORS"' EXIT
 
-# Students upload game.py (or a folder of files); a zip upload that Gradescope kept whole is
+# Students upload {main} (or a folder of files); a zip upload that Gradescope kept whole is
 # graded as the zip.
 SUBMISSION="$ROOT/submission"
 shopt -s nullglob
 ZIPS=("$SUBMISSION"/*.zip)
-if [ ! -e "$SUBMISSION/game.py" ] && [ "${{#ZIPS[@]}}" -eq 1 ]; then
+if [ ! -e "$SUBMISSION/{main}" ] && [ "${{#ZIPS[@]}}" -eq 1 ]; then
     SUBMISSION=${{ZIPS[0]}}
 fi
 
@@ -161,7 +161,9 @@ def build_bundle(assignment: Assignment, out: Path, rubric_path: Path | None) ->
     """
     load_rubric(rubric_path, assignment.pack)  # a broken rubric fails here, not on Gradescope
     rubric_text = (rubric_path or assignment.pack.rubric).read_bytes()
-    run = _RUN.format(assignment=shlex.quote(assignment.name), rubric=BUNDLED_RUBRIC)
+    run = _RUN.format(
+        assignment=shlex.quote(assignment.name), rubric=BUNDLED_RUBRIC, main=assignment.main_file
+    )
     scripts = {"setup.sh": _SETUP, "run_autograder": run}
     target = out / BUNDLE_NAME
     try:

@@ -21,7 +21,13 @@ from pathlib import Path, PurePosixPath
 from typing import IO
 
 from autograder.errors import GraderError
-from autograder.games import defined_classes, find_assignment, infer_assignment, player_classes
+from autograder.games import (
+    ASSIGNMENTS,
+    defined_classes,
+    find_assignment,
+    infer_assignment,
+    player_classes,
+)
 from autograder.games.pack import Assignment
 from autograder.play.untrusted import clean
 
@@ -194,10 +200,9 @@ def packaging_problems(
     anything beside the homework's ``files``; and files handed in beside it in the same
     attempt. None when the submission was no zip and came alone."""
     wanted = " and ".join(files)
+    others = [name for name in submission.attached if name not in files]
     beside = (
-        [f"the attempt also holds {', '.join(submission.attached)}; hand in only {wanted}"]
-        if submission.attached
-        else []
+        [f"the attempt also holds {', '.join(others)}; hand in only {wanted}"] if others else []
     )
     if submission.archive is None:
         return beside or None
@@ -271,13 +276,22 @@ def _local_imports(source: bytes) -> set[str]:
     return names
 
 
-def _with_its_modules(path: Path, target: Path, main: str, label: str) -> None:
-    """``path`` as ``target/<main>``, and the modules beside it that it imports, recursively."""
+def _with_its_modules(
+    path: Path, target: Path, main: str, label: str, companions: tuple[str, ...] = ()
+) -> None:
+    """``path`` as ``target/<main>``, the ``companions`` beside it (the homework's other
+    files) and the modules beside it that any of them imports, recursively."""
     budget = [MAX_UNPACKED, MAX_ENTRIES]
     target.mkdir(parents=True, exist_ok=True)
     _take(budget, path.stat().st_size, label, path.name)
     pending = [(path, target / main)]
     seen = {path.resolve()}
+    for name in companions:
+        beside = path.parent / name
+        if beside.is_file() and not beside.is_symlink() and beside.resolve() not in seen:
+            seen.add(beside.resolve())
+            _take(budget, beside.stat().st_size, label, name)
+            pending.append((beside, target / name))
     while pending:
         source, destination = pending.pop()
         data = source.read_bytes()
@@ -293,9 +307,13 @@ def _with_its_modules(path: Path, target: Path, main: str, label: str) -> None:
                 _copy_folder(package, target / name, label, budget)
 
 
-def open_submission(path: Path, workdir: Path, main: str = "game.py") -> Submission:
+def open_submission(
+    path: Path, workdir: Path, main: str = "game.py", files: tuple[str, ...] = ()
+) -> Submission:
     """A private folder in ``workdir`` holding exactly the submission in ``path`` (a .py file,
-    a folder or a zip) with the homework's ``main`` file, and how reports name it.
+    a folder or a zip) with the homework's ``main`` file, and how reports name it. A .py file
+    brings the homework's other ``files`` from beside it (the book's four), and any of them
+    names the homework whose ``main`` lies beside it.
 
     :raises GraderError: when there is nothing gradable, in one sentence saying what to submit.
     """
@@ -314,12 +332,29 @@ def open_submission(path: Path, workdir: Path, main: str = "game.py") -> Submiss
             found = _find_main(target, main, clean(path.name, 300))
             return Submission(found, label, path.name, tuple(names))
         if path.suffix == ".py":
-            _with_its_modules(path, target, main, label)
+            if path.name != main and path.name in files and (path.parent / main).is_file():
+                path = path.parent / main
+            _with_its_modules(path, target, main, label, files)
             shown = label if path.name == main else f"{label} (graded as {main})"
             return Submission(target, shown)
     except OSError as err:
         raise GraderError(f"cannot read {label}: {err.strerror or err}") from None
     raise GraderError(f"{label} is not a {main}, a folder or a zip; submit {main}")
+
+
+def holds_files(path: Path, files: tuple[str, ...]) -> bool:
+    """Whether ``path`` (a .py file, a folder or a zip) is a submission of a game whose
+    submissions hold ``files``: it is one of them, or holds the first (the one imported)."""
+    main = files[0]
+    try:
+        if path.is_dir():
+            return any(found.is_file() for found in path.rglob(main))
+        if path.suffix.lower() == ".zip" and zipfile.is_zipfile(path):
+            with zipfile.ZipFile(path) as archive:
+                return any(PurePosixPath(n).name == main for n in archive.namelist())
+    except (OSError, zipfile.BadZipFile):
+        return False
+    return path.name in files
 
 
 def choose_assignment(
@@ -335,15 +370,18 @@ def choose_assignment(
             return find_assignment(name), None
         except KeyError as err:
             raise GraderError(f"--assignment: {err}") from None
+    owners = [a for a in ASSIGNMENTS.values() if a.main_file == main]
+    if len(owners) == 1:  # the only game whose submissions import this file
+        return owners[0], f"assignment {owners[0].name} inferred from {main}"
     try:
         text = (submission.source_dir / main).read_bytes()
     except OSError as err:
         raise GraderError(f"cannot read {main}: {err.strerror}") from None
-    found = infer_assignment(text)
+    found = infer_assignment(text, main)
     if found is None:
         classes = ", ".join(defined_classes(text)) or "none"
         raise GraderError(
-            f"cannot tell the assignment: {main} defines no {' or '.join(player_classes())} "
+            f"cannot tell the assignment: {main} defines no {' or '.join(player_classes(main))} "
             f"(classes found: {classes}); pass --assignment"
         )
     return found

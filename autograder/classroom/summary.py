@@ -18,7 +18,7 @@ from pathlib import Path
 from autograder.classroom.records import STATUS_GRADED, Record
 from autograder.files import write_atomic
 from autograder.grading.rubric import Rubric
-from autograder.grading.scoring import CRITERIA
+from autograder.grading.scoring import CRITERIA, LATE_PENALTY, OPTIONAL
 from autograder.play.untrusted import md_cell
 
 __all__ = ["write_summary", "SUMMARY_FILES", "BINS", "SLOWEST_SHOWN"]
@@ -26,7 +26,7 @@ __all__ = ["write_summary", "SUMMARY_FILES", "BINS", "SLOWEST_SHOWN"]
 SUMMARY_FILES = ("summary.md", "summary.html", "histogram.svg")
 BINS = 10  # histogram bars: 0-10, 10-20, ... 90-100 percent of the maximum score
 SLOWEST_SHOWN = 5
-PENALTIES = ("output", "packaging")  # criteria that only take points off
+PENALTIES = ("output", "packaging", LATE_PENALTY)  # criteria that only take points off
 
 # Histogram geometry, in SVG user units.
 _WIDTH, _HEIGHT = 600, 320
@@ -93,7 +93,8 @@ class _Summary:
 
 def _maxima(rubric: Rubric) -> dict[str, int]:
     """Full points per criterion id; 0 for the penalties."""
-    return {ident: rubric.max_points(ident) for ident in CRITERIA}
+    checks = (ident for ident, _, _ in rubric.checks)
+    return {ident: rubric.max_points(ident) for ident in (*CRITERIA, *checks, *OPTIONAL)}
 
 
 def _bin_index(score: float, max_score: int) -> int:
@@ -159,11 +160,16 @@ def _summarise(
     step = max_score / BINS
     bins = tuple(_Bin(i * step, (i + 1) * step, counts[i]) for i in range(BINS))
     maxima = _maxima(rubric)
+    shown = {
+        **CRITERIA,
+        **{ident: name for ident, name, _ in rubric.checks},
+        **{o: n for o, n in OPTIONAL.items() if any(o in r.criteria for r in graded)},
+    }
     passes = tuple(
         _Pass(
             ident, name, maxima[ident], sum(_passed(r, ident, maxima) for r in graded), len(graded)
         )
-        for ident, name in CRITERIA.items()
+        for ident, name in shown.items()
     )
     timed = [r for r in ordered if r.slowest_seconds is not None]
     timed.sort(key=lambda r: (-(r.slowest_seconds or 0.0), r.student))  # slowest first

@@ -12,22 +12,38 @@ are the pack's own values, handed back to its functions untouched.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
 
 __all__ = [
     "GamePack",
+    "Check",
     "Assignment",
     "Variant",
     "Opponent",
     "MoveError",
     "UnknownAssignmentError",
     "DRAW",
+    "shown",
 ]
 
 DRAW = "draw"  # what ``GamePack.result`` says of a game over without a winner (a full board)
+
+
+def shown(value: Any) -> str:
+    """A value a student's code returned, short and with its type, for a message."""
+    kind = type(value)
+    name = (
+        kind.__qualname__
+        if kind.__module__ == "builtins"
+        else f"{kind.__module__}.{kind.__qualname__}"
+    )
+    text = repr(value)
+    if len(text) > 40:
+        text = text[:37] + "..."
+    return f"{text} (a {name})"
 
 
 class MoveError(ValueError):
@@ -63,6 +79,22 @@ Opponent = Callable[[Any, random.Random], Any]
 
 
 @dataclass(frozen=True)
+class Check:
+    """One question to the student's code that is not a move: the ``request`` (plain data) goes
+    to the driver's ``check`` handler in the sandbox, and ``judge`` (pure, in the grader) reads
+    the reply: None when it is right, else one sentence saying what is wrong. A value the
+    student's code returned travels under ``value`` or ``move``, encoded as a move is
+    (``protocol.encode``); the judge sees it decoded."""
+
+    criterion: str  # the id, in ``GamePack.check_criteria``, it earns points for
+    kind: str  # what it asks, for the summary: "tic-tac-toe is_win"
+    where: str  # which one, for reports: "tic-tac-toe position 3"
+    request: Mapping[str, Any]
+    judge: Callable[[Mapping[str, Any]], str | None]
+    board: str = ""  # the position it asks about, drawn for reports
+
+
+@dataclass(frozen=True)
 class GamePack:
     """One game, as the kit sees it. Positions (``P``), moves (``M``) and variants (``V``)
     are the pack's own types."""
@@ -95,6 +127,17 @@ class GamePack:
     rubric: Path  # the default rubric TOML
     starter: Callable[[Any], str]  # V -> its starter, relative to the project's root
     solution: Callable[[Any], str]  # V -> its reference solution, likewise
+    # a name outside ``variants`` -> a variant it names (a board size, say), or None
+    parse_variant: Callable[[str], Any | None] = lambda name: None
+    goal: str = "goal"  # what wins, in reports: "you completed a goal on ply 9"
+    move_call: str = "make_move"  # the student's function the referee's move requests call
+    # -- checks: the student's code asked questions other than a move (the book's boards) ---
+    check_criteria: Mapping[str, str] = field(default_factory=dict)  # id -> name in reports
+    checks: Callable[[Any, int], Sequence[Check]] = lambda variant, seed: ()  # V, seed
+
+    @property
+    def goal_one(self) -> str:
+        return f"an {self.goal}" if self.goal[0] in "aeiou" else f"a {self.goal}"
 
 
 @dataclass(frozen=True)

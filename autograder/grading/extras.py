@@ -14,7 +14,14 @@ from typing import Any
 
 from autograder.games.pack import Assignment
 from autograder.grading.rubric import ExtraOptions, Rubric
-from autograder.oracle import PERFECT, Oracle, OracleError, oracle_for, perfect_opponent
+from autograder.oracle import (
+    PERFECT,
+    OracleError,
+    Perfect,
+    oracle_for,
+    perfect_opponent,
+    within_reach,
+)
 from autograder.play.referee import Budget, Call, Game, Referee, Spawner
 
 __all__ = ["Rung", "Judged", "Puzzle", "Extras", "run_extras", "PUZZLE_KINDS"]
@@ -67,35 +74,42 @@ class Extras:
     challenge: tuple[Game, ...] = ()
 
 
-def _load_oracle(assignment: Assignment) -> tuple[Oracle | None, str | None]:
+def _load_oracle(assignment: Assignment) -> tuple[Perfect | None, str | None]:
     try:
         return oracle_for(assignment), None
     except OracleError as err:
         return None, f"perfect-play features skipped: {err}"
 
 
-def _value(oracle: Oracle, pos: Any) -> tuple[str, int | None]:
+def _value(oracle: Perfect, pos: Any) -> tuple[str, int | None]:
     verdict = oracle.value(pos)
     return verdict.value, verdict.plies
 
 
-def _after(oracle: Oracle, assignment: Assignment, call: Call) -> tuple[str, int | None]:
+def _after(oracle: Perfect, assignment: Assignment, call: Call) -> tuple[str, int | None]:
     verdict = oracle.value(assignment.pack.play(call.position, call.move)).after_move()
     return verdict.value, verdict.plies
 
 
 def judge_moves(
-    oracle: Oracle, assignment: Assignment, calls: Sequence[Call]
+    oracle: Perfect, assignment: Assignment, calls: Sequence[Call]
 ) -> tuple[Judged, ...]:
-    """Every legal probe move with the position's value before and after it."""
-    return tuple(
-        Judged(call, _value(oracle, call.position), _after(oracle, assignment, call))
-        for call in calls
-        if call.move is not None
-    )
+    """Every legal probe move the oracle can reach, with the position's value before and
+    after it."""
+    judged = []
+    for call in calls:
+        if call.move is None or not within_reach(oracle, call.position):
+            continue
+        try:
+            judged.append(
+                Judged(call, _value(oracle, call.position), _after(oracle, assignment, call))
+            )
+        except OracleError:
+            continue  # past the solver's reach after all: not rated
+    return tuple(judged)
 
 
-def _kind(oracle: Oracle, pos: Any) -> str | None:
+def _kind(oracle: Perfect, pos: Any) -> str | None:
     value, plies = _value(oracle, pos)
     if value == "win" and plies == 1:
         return "win in 1"
@@ -108,7 +122,7 @@ def _kind(oracle: Oracle, pos: Any) -> str | None:
     return None
 
 
-def find_puzzles(oracle: Oracle, assignment: Assignment, seed: int, each: int) -> list[Any]:
+def find_puzzles(oracle: Perfect, assignment: Assignment, seed: int, each: int) -> list[Any]:
     """Seeded positions from random games, ``each`` of every kind (fewer if none turn up)."""
     rng = random.Random(f"puzzles:{seed}")
     found: dict[str, list[Any]] = {kind: [] for kind in PUZZLE_KINDS}
@@ -116,9 +130,12 @@ def find_puzzles(oracle: Oracle, assignment: Assignment, seed: int, each: int) -
         if all(len(v) >= each for v in found.values()):
             break
         pos = assignment.pack.random_position(assignment.variant, rng, rng.randint(5, 40))
-        if pos is None:
+        if pos is None or not within_reach(oracle, pos):
             continue
-        kind = _kind(oracle, pos)
+        try:
+            kind = _kind(oracle, pos)
+        except OracleError:
+            continue
         if kind is not None and len(found[kind]) < each and pos not in found[kind]:
             found[kind].append(pos)
     return [pos for kind in PUZZLE_KINDS for pos in found[kind]]
@@ -146,7 +163,7 @@ def run_extras(
 ) -> Extras:
     """Play and ask what ``options`` switch on; never raises for anything the submission does."""
     notes: list[str] = []
-    oracle: Oracle | None = None
+    oracle: Perfect | None = None
     if options.move_quality or options.puzzles or options.challenge_games or options.ladder_games:
         oracle, problem = _load_oracle(assignment)
         if problem:
@@ -155,13 +172,25 @@ def run_extras(
         make, assignment, rubric.plan, seed, Budget(rubric.plan.timeouts_before_giving_up)
     )
     rungs = dict(assignment.pack.opponents)
-    if oracle is not None:
+    start = assignment.pack.start(assignment.variant)
+    whole = oracle is not None and within_reach(oracle, start)  # it can play a whole game
+    if oracle is not None and not whole and (options.ladder_games or options.challenge_games):
+        notes.append(
+            f"no perfect player on {assignment.name}: the board is too big to solve from the "
+            "start; move quality and puzzles rate the positions near the end only"
+        )
+    if oracle is not None and whole:
         rungs["perfect"] = (PERFECT, perfect_opponent(oracle))
     ladder = [
         Rung(ident, tuple(referee.game(n, rung, ident) for n in range(1, options.ladder_games + 1)))
         for ident, rung in (rungs.items() if options.ladder_games else ())
     ]
     quality = judge_moves(oracle, assignment, probes) if options.move_quality and oracle else ()
+    if options.move_quality and oracle is not None and len(quality) < len(probes):
+        notes.append(
+            f"move quality: {len(probes) - len(quality)} of {len(probes)} probe moves not rated "
+            "(no legal move came back, or the position is too far from the end to solve)"
+        )
     puzzles: list[Puzzle] = []
     if options.puzzles and oracle is not None:
         positions = find_puzzles(oracle, assignment, seed, options.puzzles)
@@ -172,7 +201,7 @@ def run_extras(
             puzzles.append(Puzzle(kind, call, bool(judged) and _solved(kind, judged[0])))
     opted_in = None
     challenge: tuple[Game, ...] = ()
-    if options.challenge_games and oracle is not None:
+    if options.challenge_games and oracle is not None and whole:
         opted_in = referee.opted_in()
         if opted_in:
             perfect = (PERFECT, perfect_opponent(oracle))

@@ -34,7 +34,12 @@ def header_lines(grade: Grade, notes: tuple[str, ...] = ()) -> list[str]:
     session = grade.session
     rubric = grade.rubric
     limits = rubric.limits
-    probes = " and ".join(f"{count} {phase}-phase" for phase, count in rubric.probes)
+    if len(rubric.probes) == 1:
+        probes = f"{rubric.probes[0][1]}"
+    else:
+        probes = " and ".join(f"{count} {phase}-phase" for phase, count in rubric.probes)
+    if rubric.tactics:
+        probes += f" (and {rubric.tactics} tactical)"
     return [
         f"submission: {session.submission}",
         f"assignment: {session.assignment.name} ({session.assignment.description})",
@@ -49,7 +54,7 @@ def header_lines(grade: Grade, notes: tuple[str, ...] = ()) -> list[str]:
 def evidence_text(item: Evidence) -> str:
     lines = [f"{item.where}: {item.problem}"]
     if item.returned:
-        lines.append(f"  make_move returned: {item.returned}")
+        lines.append(f"  {item.returned_by} returned: {item.returned}")
     if item.board:
         lines.append("  position before the move:" if item.returned else "  position:")
         lines.extend("    " + row for row in item.board.splitlines())

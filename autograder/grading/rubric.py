@@ -13,6 +13,7 @@ import hashlib
 import math
 import re
 import tomllib
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -73,6 +74,14 @@ OPTIONS: dict[tuple[str, str], tuple[type, str]] = {
         "at most per submission; the better time counts (0: never)",
     ),
     ("wins", "tiers"): (list, "{wins, points}: the first tier the games won reach earns"),
+    ("tactics", "probes"): (
+        int,
+        "tactical positions asked besides the probes, win in 1 and block in turn (0: none)",
+    ),
+    ("tactics", "points"): (
+        int,
+        "points for the tactical positions, shared by those solved (0: reported only)",
+    ),
     ("output", "penalty"): (int, "points taken off when anything is printed outside main()"),
     ("packaging", "penalty"): (int, "points taken off a badly named or badly filled zip"),
     ("late", "penalty"): (
@@ -96,6 +105,8 @@ OPTIONAL: dict[tuple[str, str], Any] = {
     ("limits", "packages"): list(Limits.packages),
     ("packaging", "example"): "",
     ("time", "measure_again"): 3,
+    ("tactics", "probes"): 0,
+    ("tactics", "points"): 0,
     ("late", "penalty"): 0,
     ("extras", "ladder_games"): 0,
     ("extras", "move_quality"): False,
@@ -112,8 +123,11 @@ PHASE_CRITERIA = {
 }
 
 
-def options(phases: tuple[str, ...]) -> dict[tuple[str, str], tuple[type, str]]:
-    """Every option of a rubric for a game with these phases, in the order docs list them."""
+def options(
+    phases: tuple[str, ...], checks: Mapping[str, str] | None = None
+) -> dict[tuple[str, str], tuple[type, str]]:
+    """Every option of a rubric for a game with these phases and check criteria (id -> name),
+    in the order docs list them."""
     per_phase: dict[tuple[str, str], tuple[type, str]] = {
         ("play", f"{phase}_probes"): (int, f"seeded {phase}-phase positions the AI must move from")
         for phase in phases
@@ -125,6 +139,13 @@ def options(phases: tuple[str, ...]) -> dict[tuple[str, str], tuple[type, str]]:
     }
     ordered |= {k: v for k, v in OPTIONS.items() if k not in ordered and k[0] == "limits"}
     ordered |= {k: v for k, v in per_phase.items() if k[0] != "play"}
+    ordered |= {
+        (ident, "points"): (
+            int,
+            f"{name}: each kind of check earns an equal share when all its checks are right",
+        )
+        for ident, name in (checks or {}).items()
+    }
     return ordered | {k: v for k, v in OPTIONS.items() if k not in ordered}
 
 
@@ -188,6 +209,9 @@ class Rubric:
     extras: ExtraOptions = ExtraOptions()
     measure_again: int = 3  # slow calls measured again alone per submission
     late_penalty: int = 0  # points off a submission Canvas marked LATE
+    tactics: int = 0  # tactical probes asked
+    tactics_points: int = 0  # what solving them all earns
+    checks: tuple[tuple[str, str, int], ...] = ()  # the pack's check criteria: id, name, points
 
     @property
     def full_time_seconds(self) -> float:
@@ -202,18 +226,37 @@ class Rubric:
         if ident in ("rules", "state", "format"):
             points: PhasePoints = getattr(self, ident)
             return points.total
+        if ident == "tactics":
+            return self.tactics_points if self.tactics else 0
+        for checked, _, worth in self.checks:
+            if checked == ident:
+                return worth
         tiers = {"time": self.time_tiers, "wins": self.win_tiers}.get(ident, ())
         return max((t.points for t in tiers), default=0)
 
     @property
     def max_score(self) -> int:
-        return sum(self.max_points(ident) for ident in ("rules", "state", "format", "time", "wins"))
+        earned = (
+            "rules",
+            "state",
+            "format",
+            "time",
+            "wins",
+            "tactics",
+            *(i for i, _, _ in self.checks),
+        )
+        return sum(self.max_points(ident) for ident in earned)
 
     @property
     def plan(self) -> Plan:
         """What the referee is to play and ask."""
         return Plan(
-            self.games, self.ply_cap, self.probes, self.limits, self.timeouts_before_giving_up
+            self.games,
+            self.ply_cap,
+            self.probes,
+            self.limits,
+            self.timeouts_before_giving_up,
+            self.tactics,
         )
 
 
@@ -306,7 +349,7 @@ def load_rubric(path: str | Path | None, pack: GamePack) -> Rubric:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
         raise GraderError(f"{where} is not valid TOML: {err}") from err
-    declared = options(pack.phases)
+    declared = options(pack.phases, pack.check_criteria)
     given = {**OPTIONAL, **_flatten(data, where, declared)}
     missing = [_label(name) for name in declared if name not in given]
     if missing:
@@ -352,6 +395,11 @@ def load_rubric(path: str | Path | None, pack: GamePack) -> Rubric:
         packaging_example=v[("packaging", "example")],
         measure_again=v[("time", "measure_again")],
         late_penalty=v[("late", "penalty")],
+        tactics=v[("tactics", "probes")],
+        tactics_points=v[("tactics", "points")],
+        checks=tuple(
+            (ident, name, v[(ident, "points")]) for ident, name in pack.check_criteria.items()
+        ),
         extras=ExtraOptions(
             ladder_games=v[("extras", "ladder_games")],
             move_quality=v[("extras", "move_quality")],
@@ -364,7 +412,7 @@ def load_rubric(path: str | Path | None, pack: GamePack) -> Rubric:
 def reference(pack: GamePack) -> str:
     """The Markdown table of every rubric option for ``pack``'s games, for docs/rubric.md."""
     rows = ["| key | type | meaning |", "| --- | --- | --- |"]
-    for name, (kind, doc) in options(pack.phases).items():
+    for name, (kind, doc) in options(pack.phases, pack.check_criteria).items():
         default = f" (optional, default {OPTIONAL[name]!r})" if name in OPTIONAL else ""
         rows.append(f"| `{_label(name)}` | {kind.__name__} | {doc}{default} |")
     return "\n".join(rows)

@@ -10,9 +10,10 @@ import math
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
+from autograder.games.tactics import KINDS, solved
 from autograder.grading.rubric import PhasePoints, Rubric, Tier
 from autograder.play.host import Status
-from autograder.play.referee import SHOWN_BEFORE, Call, Session
+from autograder.play.referee import SHOWN_BEFORE, Call, Checked, Session
 
 __all__ = [
     "CRITERIA",
@@ -24,6 +25,7 @@ __all__ = [
     "zero_criteria",
     "EVIDENCE_SHOWN",
     "LATE_PENALTY",
+    "OPTIONAL",
 ]
 
 # Criterion ids (KIT_SPEC §4) and their names, in report order.
@@ -37,6 +39,8 @@ CRITERIA = {
     "packaging": "packaging",
 }
 LATE_PENALTY = "late_penalty"  # the late penalty's id, a criterion only when the rubric sets one
+# Criteria a grade holds only when its rubric asks for them, in report order.
+OPTIONAL = {"tactics": "tactics (win in 1, block)", LATE_PENALTY: "late penalty"}
 EVIDENCE_SHOWN = 3  # examples kept per criterion; the summary gives the full count
 
 
@@ -46,6 +50,7 @@ class Evidence:
     problem: str
     board: str = ""  # the position before the move, drawn as the course's print_board does
     returned: str = ""  # what make_move returned
+    returned_by: str = "make_move"  # the student's function that returned it
 
 
 @dataclass(frozen=True)
@@ -78,7 +83,9 @@ def _board(session: Session, position: object) -> str:
 
 
 def _evidence(session: Session, call: Call, problem: str) -> Evidence:
-    return Evidence(call.where, problem, _board(session, call.position), call.returned)
+    pack = session.assignment.pack
+    board = _board(session, call.position)
+    return Evidence(call.where, problem, board, call.returned, pack.move_call)
 
 
 def _phase_criterion(
@@ -94,18 +101,20 @@ def _phase_criterion(
     earned = 0
     parts: list[str] = []
     evidence: list[Evidence] = []
+    single = len(points.points) == 1  # a game without phases: no phase to name
     for phase, worth in points.points:
         relevant = [c for c in session.calls if c.phase == phase and counts(c)]
         failed = [(c, problem) for c in relevant if (problem := failure(c)) is not None]
+        name = "" if single else f"{phase} phase "
         if not relevant:
-            parts.append(f"{phase} phase 0/{worth}: no move came back to judge")
+            parts.append(f"{name}0/{worth}: no move came back to judge")
         elif failed:
-            parts.append(f"{phase} phase 0/{worth}: {len(failed)} of {len(relevant)} moves {wrong}")
+            parts.append(f"{name}0/{worth}: {len(failed)} of {len(relevant)} moves {wrong}")
             shown = failed[:EVIDENCE_SHOWN]
             evidence.extend(_evidence(session, c, problem) for c, problem in shown)
         else:
             earned += worth
-            parts.append(f"{phase} phase {worth}/{worth}: all {len(relevant)} moves fine")
+            parts.append(f"{name}{worth}/{worth}: all {len(relevant)} moves fine")
     return Criterion(
         ident, CRITERIA[ident], earned, points.total, "; ".join(parts), tuple(evidence)
     )
@@ -131,32 +140,31 @@ def _time(session: Session, rubric: Rubric) -> Criterion:
     slowest = max(answered + timed_out, key=lambda c: c.seconds)
     seconds = math.inf if slowest.status is Status.TIMEOUT else slowest.seconds
     points = _tier(rubric.time_tiers, lambda t: seconds <= t.limit)
-    shown = "past the hard limit" if math.isinf(seconds) else _took(slowest)
+    doing = session.assignment.pack.move_call
+    shown = "past the hard limit" if math.isinf(seconds) else _took(slowest, doing)
     summary = (
-        f"slowest make_move: {shown} ({slowest.where}){_twice(slowest)}; "
+        f"slowest {session.assignment.pack.move_call}: {shown} ({slowest.where}){_twice(slowest)}; "
         f"{len(answered)} moves timed"
     )
     evidence: tuple[Evidence, ...] = ()
     if points < best:
         slow = sorted(answered + timed_out, key=lambda c: -c.seconds)[:EVIDENCE_SHOWN]
         evidence = tuple(
-            _evidence(session, c, c.error or f"took {_took(c)}{_twice(c)}")
+            _evidence(session, c, c.error or f"took {_took(c, doing)}{_twice(c)}")
             for c in slow
             if c.seconds > 0
         )
     return Criterion("time", CRITERIA["time"], points, best, summary, evidence)
 
 
-def _took(call: Call) -> str:
+def _took(call: Call, doing: str) -> str:
     """A move's time as the rubric counts it: wall time, the CPU time where it is known, and
     the calls before it that count too."""
     shown = f"{call.seconds:.2f} s"
     if call.cpu_seconds is not None:
         shown += f" wall, {call.cpu_seconds:.2f} s CPU"
     if call.other_seconds >= SHOWN_BEFORE:
-        shown += (
-            f", {call.other_seconds:.2f} s of it in {call.other_calls}, called before make_move"
-        )
+        shown += f", {call.other_seconds:.2f} s of it in {call.other_calls}, called before {doing}"
     return shown
 
 
@@ -186,14 +194,18 @@ def _wins(session: Session, rubric: Rubric) -> Criterion:
 
 
 def _printed(session: Session) -> Iterable[tuple[str, str]]:
+    doing = session.assignment.pack.move_call
     if session.import_printed:
         yield f"while {session.assignment.main_file} was imported", session.import_printed
     for call in session.calls:
         if call.printed:
-            yield f"{call.where}, during make_move", call.printed
+            yield f"{call.where}, during {doing}", call.printed
     for game in session.games:
         if game.printed:
-            yield f"game {game.number}, outside make_move", game.printed
+            yield f"game {game.number}, outside {doing}", game.printed
+    for check in session.checks:
+        if check.printed:
+            yield f"{check.where}, {check.kind}", check.printed
 
 
 def _output(session: Session, rubric: Rubric) -> Criterion:
@@ -235,8 +247,10 @@ GRADED = ("rules", "state", "format", "time", "wins")  # the criteria with point
 def zero_criteria(rubric: Rubric, reason: str) -> tuple[Criterion, ...]:
     """Every criterion at zero for a submission that could not be played, each saying why."""
     graded = tuple(Criterion(i, CRITERIA[i], 0, rubric.max_points(i), reason) for i in GRADED)
+    checks = tuple(Criterion(i, name, 0, points, reason) for i, name, points in rubric.checks)
     return (
         *graded,
+        *checks,
         Criterion("output", CRITERIA["output"], 0, 0, reason),
         Criterion("packaging", CRITERIA["packaging"], 0, 0, reason),
     )
@@ -253,7 +267,64 @@ def _late(rubric: Rubric, late: bool | None) -> tuple[Criterion, ...]:
         summary, points = f"Canvas marked the submission late: -{penalty}", -penalty
     else:
         summary, points = "on time", 0
-    return (Criterion(LATE_PENALTY, "late penalty", points, 0, summary),)
+    return (Criterion(LATE_PENALTY, OPTIONAL[LATE_PENALTY], points, 0, summary),)
+
+
+def _tactics(session: Session, rubric: Rubric) -> tuple[Criterion, ...]:
+    """The tactical probes: how many of each kind were solved, a board for each miss; points
+    shared by those solved when the rubric gives any."""
+    if not rubric.tactics:
+        return ()
+    best = rubric.max_points("tactics")
+    name = OPTIONAL["tactics"]
+    if not session.tactics:
+        return (Criterion("tactics", name, 0, best, "no tactical position came up"),)
+    pack = session.assignment.pack
+    misses: list[Evidence] = []
+    counts: dict[str, list[int]] = {}
+    for kind, call in session.tactics:
+        done = call.move is not None and solved(pack, kind, call.position, call.move)
+        tally = counts.setdefault(kind, [0, 0])
+        tally[0] += done
+        tally[1] += 1
+        if not done:
+            what = call.error or call.illegal or f"{KINDS[kind]}, and this move does not"
+            misses.append(_evidence(session, call, what))
+    parts = [f"{kind}: {won} of {asked}" for kind, (won, asked) in counts.items()]
+    solved_all = sum(won for won, _ in counts.values())
+    points = round(best * solved_all / len(session.tactics)) if best else 0
+    summary = "; ".join(parts) + ("" if best else " (reported, no points)")
+    return (Criterion("tactics", name, points, best, summary, tuple(misses[:EVIDENCE_SHOWN])),)
+
+
+def _checks(session: Session, rubric: Rubric) -> tuple[Criterion, ...]:
+    """The pack's check criteria: each kind of check (tic-tac-toe ``is_draw``, say) earns an
+    equal share when every check of that kind is right; the summary names each kind that
+    failed, with a board each."""
+    criteria = []
+    for ident, name, best in rubric.checks:
+        mine = [c for c in session.checks if c.criterion == ident]
+        kinds: dict[str, list[Checked]] = {}
+        for check in mine:
+            kinds.setdefault(check.kind, []).append(check)
+        if not kinds:
+            criteria.append(Criterion(ident, name, 0, best, "nothing was checked"))
+            continue
+        share = sum(all(c.problem is None for c in asked) for asked in kinds.values()) / len(kinds)
+        failed = {k: [c for c in asked if c.problem] for k, asked in kinds.items()}
+        parts = [
+            f"{kind}: {len(wrong)} of {len(kinds[kind])} wrong"
+            for kind, wrong in failed.items()
+            if wrong
+        ]
+        summary = "; ".join(parts) if parts else f"all {len(mine)} checks right"
+        evidence = tuple(
+            Evidence(wrong[0].where, str(wrong[0].problem), wrong[0].board)
+            for wrong in failed.values()
+            if wrong
+        )
+        criteria.append(Criterion(ident, name, round(best * share), best, summary, evidence))
+    return tuple(criteria)
 
 
 def score(
@@ -266,9 +337,15 @@ def score(
     ``late`` is Canvas's LATE flag (None: unknown)."""
     pack = _packaging(rubric, packaging)
     if session.load_error is not None:
-        zeros = zero_criteria(rubric, session.load_error)[: len(GRADED)]
+        zeros = zero_criteria(rubric, session.load_error)[: len(GRADED) + len(rubric.checks)]
+        tactics = tuple(
+            Criterion("tactics", OPTIONAL["tactics"], 0, rubric.max_points("tactics"), reason)
+            for reason in ([session.load_error] if rubric.tactics else [])
+        )
         return Grade(
-            session, rubric, (*zeros, _output(session, rubric), pack, *_late(rubric, late))
+            session,
+            rubric,
+            (*zeros, *tactics, _output(session, rubric), pack, *_late(rubric, late)),
         )
     criteria = (
         _phase_criterion(
@@ -283,7 +360,9 @@ def score(
             session,
             "state",
             rubric.state,
-            lambda c: f"make_move changed {c.changed}" if c.changed else None,
+            lambda c: (
+                f"{session.assignment.pack.move_call} changed {c.changed}" if c.changed else None
+            ),
             lambda c: c.answered,
             "changed the board",
         ),
@@ -297,6 +376,8 @@ def score(
         ),
         _time(session, rubric),
         _wins(session, rubric),
+        *_checks(session, rubric),
+        *_tactics(session, rubric),
         _output(session, rubric),
         pack,
         *_late(rubric, late),

@@ -1,34 +1,58 @@
-"""Perfect play for the rest of the kit: the oracle of an assignment, and a player from it."""
+"""Perfect play for the rest of the kit: the oracle of an assignment, and a player from it.
+
+Teeko's oracle is a solved table: it answers every position. Connect Four's is a solver that
+answers the positions within its reach (``solvable``); the extras ask only those.
+"""
 
 from __future__ import annotations
 
 import random
+from typing import Any, Protocol
 
 from autograder.games.pack import Assignment, Opponent
-from autograder.games.teeko.rules import Move, Position
 from autograder.oracle.cache import OracleError
-from autograder.oracle.core import Oracle, load
+from autograder.oracle.codes import Verdict
+from autograder.oracle.connect4 import Solver
+from autograder.oracle.core import load
 
-__all__ = ["oracle_for", "perfect_opponent", "PERFECT"]
+__all__ = ["Perfect", "oracle_for", "perfect_opponent", "within_reach", "PERFECT"]
 
 PERFECT = "the perfect player"  # how reports call it
 
 
-def oracle_for(assignment: Assignment) -> Oracle:
-    """The solved table of ``assignment``.
+class Perfect(Protocol):
+    """What the kit asks of perfect play (``autograder.oracle.core.Oracle`` and ``Solver``)."""
 
-    :raises OracleError: when its game has no oracle, or the table is missing or damaged
-        (the message says how to build it).
+    def value(self, position: Any) -> Verdict: ...
+
+    def move_values(self, position: Any) -> list[tuple[Any, Verdict]]: ...
+
+    def best_moves(self, position: Any) -> list[Any]: ...
+
+
+def oracle_for(assignment: Assignment) -> Perfect:
+    """Perfect play for ``assignment``.
+
+    :raises OracleError: when its game has none, or Teeko's table is missing or damaged (the
+        message says how to build it).
     """
-    if assignment.pack.name != "teeko":
-        raise OracleError(f"there is no perfect player for {assignment.pack.title} yet")
-    return load(assignment.variant)
+    if assignment.pack.name == "teeko":
+        return load(assignment.variant)
+    if assignment.pack.name == "connect4":
+        return Solver(assignment.variant)
+    raise OracleError(f"there is no perfect player for {assignment.pack.title} yet")
 
 
-def perfect_opponent(oracle: Oracle) -> Opponent:
+def within_reach(oracle: Perfect, position: Any) -> bool:
+    """Whether ``oracle`` can be asked about ``position`` in good time (a table: always)."""
+    solvable = getattr(oracle, "solvable", None)
+    return True if solvable is None else bool(solvable(position))
+
+
+def perfect_opponent(oracle: Perfect) -> Opponent:
     """Plays a move that keeps the true value (quickest win, slowest loss), from the oracle."""
 
-    def choose(pos: Position, rng: random.Random) -> Move:
+    def choose(pos: Any, rng: random.Random) -> Any:
         return rng.choice(oracle.best_moves(pos))
 
     return choose

@@ -14,7 +14,8 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from autograder.games.pack import DRAW, Assignment, MoveError, Opponent
+from autograder.games.pack import DRAW, Assignment, Check, MoveError, Opponent
+from autograder.games.tactics import tactic_positions
 from autograder.play.host import PlayerProcess, Reply, Status
 from autograder.play.launch import Launch, Limits
 from autograder.play.protocol import cut_size, decode
@@ -25,6 +26,7 @@ __all__ = [
     "Plan",
     "Call",
     "Game",
+    "Checked",
     "Session",
     "Budget",
     "Referee",
@@ -48,6 +50,7 @@ class Plan:
     probes: tuple[tuple[str, int], ...] = ()  # (phase, how many) for each of the game's phases
     limits: Limits = Limits()
     timeouts_before_giving_up: int = 2
+    tactics: int = 0  # tactical probes (win in 1, block), where the rubric asks for them
 
 
 # ---- records ----------------------------------------------------------------------------------
@@ -94,6 +97,19 @@ class Game:
 
 
 @dataclass(frozen=True)
+class Checked:
+    """One of the pack's checks, asked and judged: ``problem`` is None when the answer was right."""
+
+    criterion: str
+    kind: str
+    where: str
+    board: str
+    problem: str | None
+    seconds: float
+    printed: str = ""
+
+
+@dataclass(frozen=True)
 class Session:
     """Everything the referee saw while grading one submission."""
 
@@ -106,10 +122,13 @@ class Session:
     games: tuple[Game, ...] = ()
     probes: tuple[Call, ...] = ()
     protections: tuple[str, ...] = ()  # the sandbox layers that were active, for the report
+    tactics: tuple[tuple[str, Call], ...] = ()  # (kind, the call) for each tactical probe
+    checks: tuple[Checked, ...] = ()  # the pack's checks, where it has any
 
     @property
     def calls(self) -> tuple[Call, ...]:
-        return tuple(c for g in self.games for c in g.calls) + self.probes
+        games = tuple(c for g in self.games for c in g.calls)
+        return games + self.probes + tuple(call for _, call in self.tactics)
 
 
 # ---- the timeout allowance ----------------------------------------------------------------------
@@ -160,7 +179,7 @@ def _judge(assignment: Assignment, where: str, pos: Any, reply: Reply) -> Call:
     raw = decode(reply.data.get("move"))
     changed = []
     if reply.data.get("state_changed"):
-        changed.append("the state passed to make_move")
+        changed.append(f"the state passed to {pack.move_call}")
     if reply.data.get("board_changed"):
         changed.append("the player's own board")
     try:
@@ -188,6 +207,17 @@ def _judge(assignment: Assignment, where: str, pos: Any, reply: Reply) -> Call:
         move=move,
         cpu_seconds=reply.cpu_seconds,
     )
+
+
+def _checked(check: Check, reply: Reply) -> str | None:
+    """The judge's verdict on a check's reply; what happened instead when there is no answer."""
+    if not reply.ok:
+        return reply.detail or "no answer came back"
+    data = {k: decode(v) if k in ("value", "move") else v for k, v in reply.data.items()}
+    try:
+        return check.judge(data)
+    except Exception as err:  # the reply is the submission's data: it may be any shape
+        return f"its answer could not be read ({type(err).__name__})"
 
 
 def _load_problem(reply: Reply, assignment: Assignment, limits: Limits) -> str:
@@ -275,8 +305,18 @@ class Referee:
         return Call(where, pos, phase, Status.TIMEOUT, float("inf"), error=detail)
 
     def _new(self, side: str, pos: Any | None) -> dict[str, Any]:
-        state = None if pos is None else self.assignment.pack.state(pos)
-        return {"op": "new", "cls": self.assignment.player_class, "side": side, "state": state}
+        """Construct the player for ``side``; its board is set to ``pos`` when one is given
+        (a probe). ``start``, the empty board, lets a driver fit a board of another size."""
+        pack = self.assignment.pack
+        state = None if pos is None else pack.state(pos)
+        start = pack.state(pack.start(self.assignment.variant))
+        return {
+            "op": "new",
+            "cls": self.assignment.player_class,
+            "side": side,
+            "state": state,
+            "start": start,
+        }
 
     def _ask(
         self, proc: PlayerProcess, where: str, pos: Any, before: Sequence[tuple[Reply, str]]
@@ -288,7 +328,8 @@ class Referee:
             return self._skipped(where, pos)
         limits = self.limits
         spent = sum(reply.seconds for reply, _ in before)
-        reply = proc.request({"op": "move"}, max(limits.call_seconds - spent, 0.0), "make_move")
+        doing = self.assignment.pack.move_call
+        reply = proc.request({"op": "move"}, max(limits.call_seconds - spent, 0.0), doing)
         self.budget.record(reply)
         call = replace(_judge(self.assignment, where, pos, reply), child_seed=proc.launch.seed)
         if not before:
@@ -297,9 +338,9 @@ class Referee:
         error = call.error
         names = " and ".join(dict.fromkeys(doing for _, doing in before))
         if reply.status is Status.TIMEOUT:
-            error = f"make_move was still running after {limits.call_seconds:g} s and was stopped"
+            error = f"{doing} was still running after {limits.call_seconds:g} s and was stopped"
             if spent >= SHOWN_BEFORE:
-                error += f" ({spent:.2f} s of it in {names}, called before make_move)"
+                error += f" ({spent:.2f} s of it in {names}, called before {doing})"
         return replace(
             call,
             seconds=call.seconds + spent,
@@ -368,7 +409,9 @@ class Referee:
                     before = []
                     record.calls.append(call)
                     if call.move is None:
-                        reason = call.error or f"make_move returned an illegal move: {call.illegal}"
+                        reason = call.error or (
+                            f"{pack.move_call} returned an illegal move: {call.illegal}"
+                        )
                         return record.end("loss", reason)
                     move, own, theirs = call.move, pack.student_move(call.move), None
                 record.pos = pack.play(record.pos, move)
@@ -377,12 +420,12 @@ class Referee:
             why = (
                 "the board is full"
                 if result == DRAW
-                else f"no goal within {self.plan.ply_cap} plies"
+                else f"no {pack.goal} within {self.plan.ply_cap} plies"
             )
             return record.end("draw", why)
         if result == record.ai:
-            return record.end("win", f"you completed a goal on ply {record.plies}")
-        return record.end("loss", f"{name} had a goal on ply {record.plies}")
+            return record.end("win", f"you completed {pack.goal_one} on ply {record.plies}")
+        return record.end("loss", f"{name} had {pack.goal_one} on ply {record.plies}")
 
     def ask(
         self, positions: Sequence[Any], label: str = "probe"
@@ -401,10 +444,12 @@ class Referee:
         try:
             for index, pos in enumerate(positions, 1):
                 side = assignment.pack.turn(pos)
-                where = (
-                    f"{label} {index} ({assignment.pack.phase(pos)} phase, you play "
-                    f"{self._colour(side)})"
+                phase = (
+                    f"{assignment.pack.phase(pos)} phase, "
+                    if len(assignment.pack.phases) > 1
+                    else ""
                 )
+                where = f"{label} {index} ({phase}you play {self._colour(side)})"
                 if self.budget.exhausted:
                     calls.append(self._skipped(where, pos))
                     continue
@@ -445,6 +490,44 @@ class Referee:
             if not reply.ok:
                 return _judge(self.assignment, where, pos, reply)
             return self._ask(proc, where, pos, [(reply, construct)])
+
+    def check(self, checks: Sequence[Check]) -> list[Checked]:
+        """Each of the pack's checks asked in one process while it lives (a killed one is
+        replaced), judged by the pack; a crash, a timeout or an answer the judge cannot read is
+        that check's problem, in one sentence."""
+        limits, done = self.limits, []
+        proc: PlayerProcess | None = None
+        problem: str | None
+        try:
+            for index, check in enumerate(checks, 1):
+                if self.budget.exhausted:
+                    problem, seconds, printed = self.budget.why(limits), 0.0, ""
+                else:
+                    if proc is None or proc.dead is not None:
+                        if proc is not None:
+                            proc.close()
+                        proc = self.spawn(self.seed + 5000 + index)
+                        proc.start()
+                    reply = proc.request(
+                        {"op": "check", **check.request}, limits.call_seconds, check.kind
+                    )
+                    self.budget.record(reply)
+                    problem, seconds, printed = _checked(check, reply), reply.seconds, reply.printed
+                done.append(
+                    Checked(
+                        check.criterion,
+                        check.kind,
+                        check.where,
+                        check.board,
+                        problem,
+                        seconds,
+                        printed,
+                    )
+                )
+        finally:
+            if proc is not None:
+                proc.close()
+        return done
 
     def opted_in(self) -> bool | None:
         """Whether the player's ``run_challenge_test()`` is True; None when it cannot say."""
@@ -508,5 +591,18 @@ def run_session(
     probes, load_error, import_printed = referee.ask(positions)
     if load_error is not None:
         return replace(base, load_error=load_error, import_printed=import_printed)
+    found = tactic_positions(assignment.pack, assignment.variant, seed, plan.tactics)
+    asked, _, _ = referee.ask([pos for _, pos in found], "tactic")
+    tactics = tuple((kind, call) for (kind, _), call in zip(found, asked, strict=False))
+    # The checks ask other parts of the homework: timeouts in moves do not use up theirs.
+    checker = replace(referee, budget=Budget(plan.timeouts_before_giving_up, deadline))
+    checks = tuple(checker.check(assignment.pack.checks(assignment.variant, seed)))
     games = tuple(referee.game(number) for number in range(1, plan.games + 1))
-    return replace(base, import_printed=import_printed, games=games, probes=tuple(probes))
+    return replace(
+        base,
+        import_printed=import_printed,
+        games=games,
+        probes=tuple(probes),
+        tactics=tactics,
+        checks=checks,
+    )

@@ -18,6 +18,7 @@ from enum import Enum
 from typing import Any, NamedTuple
 
 from autograder.games import pack
+from autograder.games.pack import shown
 from autograder.games.teeko.variants import Variant, find_variant
 
 __all__ = [
@@ -319,19 +320,6 @@ def outcome(pos: Position, plies: int = 0, ply_cap: int | None = None) -> Outcom
 # ---- the student move format ------------------------------------------------------------------
 
 
-def _describe(value: Any) -> str:
-    kind = type(value)
-    name = (
-        kind.__qualname__
-        if kind.__module__ == "builtins"
-        else f"{kind.__module__}.{kind.__qualname__}"
-    )
-    text = repr(value)
-    if len(text) > 40:
-        text = text[:37] + "..."
-    return f"{text} (a {name})"
-
-
 def _items(size: int) -> str:
     return f"a list of {size} item" + ("" if size == 1 else "s")
 
@@ -344,7 +332,7 @@ def _as_index(value: Any, what: str) -> int:
     try:
         return operator.index(value)
     except TypeError:
-        raise MalformedMoveError(f"{what} should be an int, got {_describe(value)}") from None
+        raise MalformedMoveError(f"{what} should be an int, got {shown(value)}") from None
 
 
 def read_student_move(raw: Any, pos: Position) -> Move:
@@ -358,7 +346,7 @@ def read_student_move(raw: Any, pos: Position) -> Move:
     """
     if not isinstance(raw, list | tuple):
         raise MalformedMoveError(
-            f"make_move must return a list like [(row, col)], got {_describe(raw)}"
+            f"make_move must return a list like [(row, col)], got {shown(raw)}"
         )
     if not 1 <= len(raw) <= 2:
         phase = "drop" if is_drop_phase(pos) else "move"
@@ -368,7 +356,7 @@ def read_student_move(raw: Any, pos: Position) -> Move:
     for index, item in enumerate(raw):
         label = "the destination" if index == 0 else "the source"
         if not isinstance(item, list | tuple) or len(item) != 2:
-            raise MalformedMoveError(f"{label} should be a (row, col) pair, got {_describe(item)}")
+            raise MalformedMoveError(f"{label} should be a (row, col) pair, got {shown(item)}")
         row = _as_index(item[0], f"the row of {label}")
         col = _as_index(item[1], f"the column of {label}")
         for axis, value in (("row", row), ("column", col)):
@@ -387,7 +375,7 @@ def format_problem(raw: Any, pos: Position) -> str | None:
     tuples (destination, then source) in the move phase.
     """
     if type(raw) is not list:
-        return f"make_move should return a list, got {_describe(raw)}"
+        return f"make_move should return a list, got {shown(raw)}"
     expected = 1 if is_drop_phase(pos) else 2
     if len(raw) != expected:
         shape = "[(row, col)]" if expected == 1 else "[(row, col), (source_row, source_col)]"
@@ -395,9 +383,9 @@ def format_problem(raw: Any, pos: Position) -> str | None:
         return f"the {phase} phase move should be {shape}, got {_items(len(raw))}"
     for item in raw:
         if type(item) is not tuple:
-            return f"each square should be a tuple (row, col), got {_describe(item)}"
+            return f"each square should be a tuple (row, col), got {shown(item)}"
         if len(item) != 2 or any(type(v) is not int for v in item):
-            return f"each square should be a tuple of two ints, got {_describe(item)}"
+            return f"each square should be a tuple of two ints, got {shown(item)}"
     return None
 
 
@@ -412,11 +400,11 @@ def from_board(board: Any, variant: Variant, turn: str | None = None) -> Positio
     :raises BoardError: naming the row and column that is wrong, or why the counts cannot occur.
     """
     if not isinstance(board, list | tuple) or len(board) != SIZE:
-        raise BoardError(f"a board is {SIZE} rows of {SIZE} cells, got {_describe(board)}")
+        raise BoardError(f"a board is {SIZE} rows of {SIZE} cells, got {shown(board)}")
     black = red = 0
     for row, cells in enumerate(board):
         if not isinstance(cells, list | tuple) or len(cells) != SIZE:
-            raise BoardError(f"row {row} should hold {SIZE} cells, got {_describe(cells)}")
+            raise BoardError(f"row {row} should hold {SIZE} cells, got {shown(cells)}")
         for col, cell in enumerate(cells):
             if cell == BLACK:
                 black |= BB_SQUARES[square(row, col)]

@@ -1,0 +1,64 @@
+"""The book's Board homework (seed 001): tic-tac-toe and Connect Four boards behind a ``Board``
+ABC, and a minimax search, in four files.
+
+The games and probes are the book's Connect Four, played by the student's ``find_best_move``
+on the student's own ``C4Board`` (``c4.py``); the boards and the tic-tac-toe search are graded
+by checks (``checks.py``), which the child answers through ``driver.py``.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from autograder.games.boardabc import c4, checks
+from autograder.games.connect4 import rules
+from autograder.games.connect4.opponents import OPPONENTS
+from autograder.games.connect4.probes import probe_positions
+from autograder.games.pack import GamePack
+
+__all__ = ["PACK"]
+
+_HERE = Path(__file__).resolve().parent
+CALL = "find_best_move"
+
+
+def _read_move(raw: Any, pos: rules.Position) -> int:
+    return rules.read_student_move(raw, pos, CALL)
+
+
+def _format_problem(raw: Any, pos: rules.Position) -> str | None:
+    return rules.format_problem(raw, pos, CALL)
+
+
+PACK = GamePack(
+    name="board-abc",
+    title="Board ABC (tic-tac-toe and Connect Four)",
+    variants={c4.VARIANT.name: c4.VARIANT},
+    sides=rules.PIECES,
+    side_names=c4.BOOK,
+    phases=("play",),
+    start=rules.start,
+    turn=lambda pos: pos.turn,
+    phase=lambda pos: "play",
+    legal_moves=rules.legal_moves,
+    play=rules.play,
+    result=rules.result,
+    render=c4.render,
+    files=("minimax.py", "board.py", "tictactoe.py", "connectfour.py"),
+    read_move=_read_move,
+    format_problem=_format_problem,
+    student_move=lambda move: move,
+    state=lambda pos: c4.state(pos, checks.C4_DEPTH),
+    driver=_HERE / "driver.py",
+    probes=probe_positions,
+    random_position=rules.random_position,
+    opponents=OPPONENTS,
+    rubric=_HERE / "rubric.toml",
+    starter=lambda variant: "starter/board-abc/minimax.py",
+    solution=lambda variant: "solution/board-abc/minimax.py",
+    goal="line",
+    move_call=CALL,
+    check_criteria=checks.CRITERIA,
+    checks=checks.checks,
+)

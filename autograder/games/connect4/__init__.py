@@ -1,0 +1,45 @@
+"""The Connect Four pack: the course's Connect Four homework on boards of any size."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from autograder.games.connect4 import rules
+from autograder.games.connect4.opponents import OPPONENTS
+from autograder.games.connect4.probes import probe_positions
+from autograder.games.connect4.variants import VARIANTS, parse_variant
+from autograder.games.pack import GamePack
+
+__all__ = ["PACK"]
+
+_HERE = Path(__file__).resolve().parent
+
+PACK = GamePack(
+    name="connect4",
+    title="Connect Four",
+    variants=VARIANTS,
+    sides=rules.PIECES,
+    side_names={rules.RED: "red", rules.YELLOW: "yellow"},
+    phases=("play",),
+    start=rules.start,
+    turn=lambda pos: pos.turn,
+    phase=lambda pos: "play",
+    legal_moves=rules.legal_moves,
+    play=rules.play,
+    result=rules.result,
+    render=rules.render,
+    files=("game.py",),
+    read_move=rules.read_student_move,
+    format_problem=rules.format_problem,
+    student_move=lambda move: move,
+    state=rules.to_board,
+    driver=_HERE / "driver.py",
+    probes=probe_positions,
+    random_position=rules.random_position,
+    opponents=OPPONENTS,
+    rubric=_HERE / "rubric.toml",
+    starter=lambda variant: "starter/connect4/game.py",
+    solution=lambda variant: "solution/connect4/game.py",
+    parse_variant=parse_variant,
+    goal="line",
+)

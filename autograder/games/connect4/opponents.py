@@ -1,0 +1,99 @@
+"""The Connect Four opponents: the random player of the graded games and the ladder's rungs.
+
+Each is ``(position, the referee's generator) -> column`` and runs in the grader.
+"""
+
+from __future__ import annotations
+
+import random
+
+from autograder.games.connect4.rules import (
+    Position,
+    legal_moves,
+    opponent,
+    play,
+    result,
+    winning_moves,
+)
+from autograder.games.pack import DRAW, Opponent
+
+__all__ = ["random_opponent", "greedy_opponent", "minimax_opponent", "OPPONENTS"]
+
+WIN = 1_000_000
+
+
+def random_opponent(pos: Position, rng: random.Random) -> int:
+    """The course's random player: a uniformly random column that is not full."""
+    return rng.choice(legal_moves(pos))
+
+
+def _safe(pos: Position) -> list[int]:
+    """The columns after which the other side cannot win at once."""
+    return [c for c in legal_moves(pos) if not winning_moves(play(pos, c))]
+
+
+def greedy_opponent(pos: Position, rng: random.Random) -> int:
+    """Takes a win in one; otherwise never lets the other side win next (so it blocks)."""
+    wins = winning_moves(pos)
+    if wins:
+        return rng.choice(wins)
+    return rng.choice(_safe(pos) or legal_moves(pos))
+
+
+def _windows(pos: Position) -> list[int]:
+    """Every line of four cells on the board, as a mask."""
+    variant = pos.variant
+    lines = []
+    for shift in variant.shifts:
+        for start in range(variant.height * variant.columns):
+            cells = [start + k * shift for k in range(4)]
+            mask = sum(1 << cell for cell in cells)
+            if all(0 <= cell < variant.height * variant.columns for cell in cells) and (
+                mask & variant.full == mask
+            ):
+                lines.append(mask)
+    return sorted(set(lines))
+
+
+_WINDOWS: dict[str, list[int]] = {}
+_WEIGHT = (0, 1, 4, 16, 0)
+
+
+def _evaluate(pos: Position) -> int:
+    """For the side to move: open lines (no enemy disc) weighted by the discs already in them."""
+    windows = _WINDOWS.setdefault(pos.variant.name, _windows(pos))
+    mine, theirs = pos.discs(pos.turn), pos.discs(opponent(pos.turn))
+    score = 0
+    for mask in windows:
+        if not mask & theirs:
+            score += _WEIGHT[(mask & mine).bit_count()]
+        elif not mask & mine:
+            score -= _WEIGHT[(mask & theirs).bit_count()]
+    return score
+
+
+def _negamax(pos: Position, depth: int) -> int:
+    over = result(pos)
+    if over is not None:
+        return 0 if over == DRAW else -WIN  # a finished game was won by the side that moved
+    if depth == 0:
+        return _evaluate(pos)
+    return max(-_negamax(play(pos, c), depth - 1) for c in legal_moves(pos))
+
+
+def minimax_opponent(depth: int = 2) -> Opponent:
+    """A plain fixed-depth minimax player (no pruning, no tricks): the ladder's middle rung."""
+
+    def choose(pos: Position, rng: random.Random) -> int:
+        scored = [(-_negamax(play(pos, c), depth - 1), c) for c in legal_moves(pos)]
+        best = max(score for score, _ in scored)
+        return rng.choice([c for score, c in scored if score == best])
+
+    return choose
+
+
+OPPONENTS: dict[str, tuple[str, Opponent]] = {
+    "random": ("the random player", random_opponent),
+    "greedy": ("the greedy player", greedy_opponent),
+    "minimax2": ("the depth-2 minimax player", minimax_opponent(2)),
+}

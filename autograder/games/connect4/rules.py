@@ -1,0 +1,368 @@
+"""Connect Four on any board: pure rules on integer bitboards.
+
+A position is two bitboards (red's discs, yellow's) and the side to move. Bits are laid out
+column by column from the bottom, ``rows + 1`` bits per column (the extra bit stays empty),
+so a column's discs are a run of low bits and a line of discs is a run of equal shifts:
+``1`` up a column, ``rows + 1`` along a row, ``rows + 2`` and ``rows`` along the diagonals.
+
+The student's board (``to_board``) is the course's: a list of ``rows`` rows, row 0 at the
+top as it is printed, each a list of ``columns`` one-character strings, ``' '``, ``'r'`` or
+``'y'``. A disc dropped into a column lands on the lowest empty row, the largest row index.
+Red moves first. A move is a column index, 0 at the left.
+"""
+
+from __future__ import annotations
+
+import operator
+import random
+from dataclasses import dataclass, field
+from typing import Any, NamedTuple
+
+from autograder.games import pack
+from autograder.games.pack import shown
+
+__all__ = [
+    "RED",
+    "YELLOW",
+    "PIECES",
+    "Variant",
+    "Position",
+    "MoveError",
+    "MalformedMoveError",
+    "IllegalMoveError",
+    "BoardError",
+    "start",
+    "legal_moves",
+    "is_legal",
+    "play",
+    "winner",
+    "result",
+    "is_full",
+    "opponent",
+    "read_student_move",
+    "format_problem",
+    "from_board",
+    "to_board",
+    "render",
+    "random_position",
+    "perft",
+    "winning_moves",
+    "position_text",
+    "parse_position",
+]
+
+RED, YELLOW = "r", "y"
+PIECES = (RED, YELLOW)  # red moves first
+EMPTY = " "
+
+
+@dataclass(frozen=True, slots=True)
+class Variant:
+    """A board: ``columns`` × ``rows``, ``connect`` in a line to win."""
+
+    name: str
+    columns: int
+    rows: int
+    connect: int = 4
+    aliases: tuple[str, ...] = ()
+    player_class: str = "Connect4Player"
+    description: str = ""
+    # Derived masks, built once: the bottom cell of each column, every playable cell.
+    height: int = field(init=False, repr=False, compare=False)
+    bottom: tuple[int, ...] = field(init=False, repr=False, compare=False)
+    full: int = field(init=False, repr=False, compare=False)
+    column_masks: tuple[int, ...] = field(init=False, repr=False, compare=False)
+    bottoms: int = field(init=False, repr=False, compare=False)  # every column's bottom cell
+    shifts: tuple[int, ...] = field(init=False, repr=False, compare=False)  # along each line
+
+    def __post_init__(self) -> None:
+        height = self.rows + 1
+        bottom = tuple(1 << (c * height) for c in range(self.columns))
+        column = (1 << self.rows) - 1
+        masks = tuple(column << (c * height) for c in range(self.columns))
+        object.__setattr__(self, "height", height)
+        object.__setattr__(self, "bottom", bottom)
+        object.__setattr__(self, "column_masks", masks)
+        object.__setattr__(self, "full", sum(masks))
+        object.__setattr__(self, "bottoms", sum(bottom))
+        object.__setattr__(self, "shifts", (1, height, height + 1, height - 1))
+        if not self.description:
+            object.__setattr__(
+                self,
+                "description",
+                f"{self.columns} columns by {self.rows} rows, {self.connect} in a line wins",
+            )
+
+    def __repr__(self) -> str:
+        return f"find_variant({self.name!r})"
+
+    def cell(self, row: int, col: int) -> int:
+        """The bit of the student's (row, col): row 0 is the top row."""
+        return 1 << (col * self.height + self.rows - 1 - row)
+
+
+class Position(NamedTuple):
+    red: int
+    yellow: int
+    turn: str
+    variant: Variant
+
+    @property
+    def occupied(self) -> int:
+        return self.red | self.yellow
+
+    def discs(self, piece: str) -> int:
+        return self.red if piece == RED else self.yellow
+
+    @property
+    def plies(self) -> int:
+        return self.occupied.bit_count()
+
+    def __repr__(self) -> str:
+        return f"parse_position({position_text(self)!r}, {self.variant.name!r})"
+
+
+class MoveError(pack.MoveError):
+    """A value make_move returned that is not a move here."""
+
+
+class MalformedMoveError(MoveError):
+    """Not a column number at all (a list, a string, a bool...)."""
+
+
+class IllegalMoveError(MoveError):
+    """A column number the rules forbid here: off the board, or full."""
+
+
+class BoardError(ValueError):
+    """A board that no game of this variant can show."""
+
+
+def opponent(piece: str) -> str:
+    return YELLOW if piece == RED else RED
+
+
+def start(variant: Variant) -> Position:
+    return Position(0, 0, RED, variant)
+
+
+def _top_free(pos: Position, col: int) -> int:
+    """The bit where a disc dropped into ``col`` lands (past the column when it is full)."""
+    column = pos.occupied & pos.variant.column_masks[col]
+    return column + pos.variant.bottom[col]
+
+
+def is_legal(pos: Position, col: int) -> bool:
+    variant = pos.variant
+    return 0 <= col < variant.columns and bool(_top_free(pos, col) & variant.column_masks[col])
+
+
+def legal_moves(pos: Position) -> list[int]:
+    """The columns that are not full, left to right; listed even when the game is over."""
+    variant = pos.variant
+    landing = (pos.occupied + variant.bottoms) & variant.full  # where each column's next disc goes
+    return [c for c, mask in enumerate(variant.column_masks) if landing & mask]
+
+
+def play(pos: Position, col: int) -> Position:
+    """The position after dropping a disc of the side to move into ``col`` (checked legal)."""
+    disc = _top_free(pos, col)
+    if pos.turn == RED:
+        return Position(pos.red | disc, pos.yellow, YELLOW, pos.variant)
+    return Position(pos.red, pos.yellow | disc, RED, pos.variant)
+
+
+def _has_line(discs: int, variant: Variant) -> bool:
+    if variant.connect == 4:  # the usual case, unrolled: about twice as fast
+        for shift in variant.shifts:
+            pairs = discs & (discs >> shift)
+            if pairs & (pairs >> 2 * shift):
+                return True
+        return False
+    for shift in variant.shifts:
+        run = discs
+        for _ in range(variant.connect - 1):
+            run &= run >> shift
+        if run:
+            return True
+    return False
+
+
+def winner(pos: Position) -> str | None:
+    """The side holding a line (only the side that just moved can have made one)."""
+    for piece in (opponent(pos.turn), pos.turn):
+        if _has_line(pos.discs(piece), pos.variant):
+            return piece
+    return None
+
+
+def is_full(pos: Position) -> bool:
+    return pos.occupied == pos.variant.full
+
+
+def result(pos: Position) -> str | None:
+    """The winner, ``pack.DRAW`` for a full board without a line, or None while it goes on."""
+    side = winner(pos)
+    if side is not None:
+        return side
+    return pack.DRAW if is_full(pos) else None
+
+
+def winning_moves(pos: Position) -> list[int]:
+    """The columns where the side to move completes a line at once."""
+    return [c for c in legal_moves(pos) if winner(play(pos, c)) == pos.turn]
+
+
+def perft(pos: Position, depth: int) -> int:
+    """Move sequences of ``depth`` plies from ``pos``, a game ending at a line or a full board."""
+    if depth == 0:
+        return 1
+    if result(pos) is not None:
+        return 0
+    if depth == 1:
+        return len(legal_moves(pos))
+    return sum(perft(play(pos, c), depth - 1) for c in legal_moves(pos))
+
+
+def random_position(variant: Variant, rng: random.Random, plies: int) -> Position | None:
+    """The position after ``plies`` random moves, or None when the game ended before."""
+    pos = start(variant)
+    for _ in range(plies):
+        if result(pos) is not None:
+            return None
+        pos = play(pos, rng.choice(legal_moves(pos)))
+    return None if result(pos) is not None else pos
+
+
+# ---- the student's move ------------------------------------------------------------------------
+
+
+def read_student_move(raw: Any, pos: Position, caller: str = "make_move") -> int:
+    """``caller``'s return value as a column, checked against the rules.
+
+    Lenient about integer types (a numpy integer is still a column): those cost format
+    points (see :func:`format_problem`), not legality.
+
+    :raises MalformedMoveError: when the value is not an integer (a bool, a str, a list).
+    :raises IllegalMoveError: when the column is off the board or full.
+    """
+    columns = pos.variant.columns
+    if isinstance(raw, bool):
+        raise MalformedMoveError(f"{caller} returned {raw!r}, a bool: return the column, an int")
+    if isinstance(raw, int):
+        col = int(raw)
+    else:
+        try:
+            col = operator.index(raw)
+        except TypeError:
+            hint = " (return the column alone, not a list)" if isinstance(raw, list | tuple) else ""
+            raise MalformedMoveError(
+                f"{caller} should return a column number, an int, got {shown(raw)}{hint}"
+            ) from None
+    if not 0 <= col < columns:
+        raise IllegalMoveError(f"column {col} is off the board (columns are 0-{columns - 1})")
+    if not is_legal(pos, col):
+        raise IllegalMoveError(
+            f"column {col} is full: all {pos.variant.rows} of its rows hold a disc"
+        )
+    return col
+
+
+def format_problem(raw: Any, pos: Position, caller: str = "make_move") -> str | None:
+    """What keeps ``raw`` from the exact format, a plain ``int``; None when it has it."""
+    if type(raw) is not int:
+        return f"{caller} should return a plain int, got {shown(raw)}"
+    return None
+
+
+# ---- the course's board and text forms --------------------------------------------------------
+
+
+def from_board(board: Any, variant: Variant, turn: str | None = None) -> Position:
+    """The position a course board shows (see the module's docstring).
+
+    ``turn`` may be omitted: the counts decide it (red moves first).
+
+    :raises BoardError: naming the row and column that is wrong, or why no game shows it.
+    """
+    rows, columns = variant.rows, variant.columns
+    if not isinstance(board, list | tuple) or len(board) != rows:
+        raise BoardError(f"a board is {rows} rows of {columns} cells, got {shown(board)}")
+    red = yellow = 0
+    for row, cells in enumerate(board):
+        if not isinstance(cells, list | tuple) or len(cells) != columns:
+            raise BoardError(f"row {row} should hold {columns} cells, got {shown(cells)}")
+        for col, cell in enumerate(cells):
+            if cell == RED:
+                red |= variant.cell(row, col)
+            elif cell == YELLOW:
+                yellow |= variant.cell(row, col)
+            elif cell != EMPTY:
+                raise BoardError(f"row {row}, column {col} holds {cell!r}: use ' ', 'r' or 'y'")
+    return _position(red, yellow, turn, variant)
+
+
+def _position(red: int, yellow: int, turn: str | None, variant: Variant) -> Position:
+    occupied = red | yellow
+    for col, mask in enumerate(variant.column_masks):
+        column = (occupied & mask) >> (col * variant.height)
+        if column & (column + 1):
+            raise BoardError(f"column {col} has a disc above an empty cell")
+    reds, yellows = red.bit_count(), yellow.bit_count()
+    if reds - yellows not in (0, 1):
+        raise BoardError(
+            f"red has {reds} discs and yellow {yellows}: red moves first, so red has as many "
+            "as yellow or one more"
+        )
+    expected = RED if reds == yellows else YELLOW
+    if turn is not None and turn != expected:
+        raise BoardError(f"with {reds} red and {yellows} yellow discs it is {expected} to move")
+    if _has_line(red, variant) and _has_line(yellow, variant):
+        raise BoardError("both sides hold a line: the game ended at the first of them")
+    if _has_line(red if expected == RED else yellow, variant):
+        raise BoardError(
+            f"{expected} holds a line and is to move: the game ended when that line was made"
+        )
+    return Position(red, yellow, expected, variant)
+
+
+def to_board(pos: Position) -> list[list[str]]:
+    """A fresh course board (never shared with anything else)."""
+    variant = pos.variant
+    return [
+        [
+            RED
+            if pos.red & variant.cell(r, c)
+            else YELLOW
+            if pos.yellow & variant.cell(r, c)
+            else EMPTY
+            for c in range(variant.columns)
+        ]
+        for r in range(variant.rows)
+    ]
+
+
+def render(pos: Position) -> str:
+    """The board as the starter's ``print_board`` prints it: rows top first, column numbers."""
+    lines = ["|" + "|".join(row) + "|" for row in to_board(pos)]
+    lines.append(" " + " ".join(str(c % 10) for c in range(pos.variant.columns)))
+    return "\n".join(lines)
+
+
+def position_text(pos: Position) -> str:
+    """One line: the rows top first, '.' for empty, '/' between rows."""
+    return "/".join(
+        "".join(cell if cell != EMPTY else "." for cell in row) for row in to_board(pos)
+    )
+
+
+def parse_position(text: str, variant: Variant | str) -> Position:
+    """The position ``position_text`` wrote.
+
+    :raises BoardError: when the text is no board of the variant.
+    """
+    from autograder.games.connect4.variants import find_variant
+
+    found = find_variant(variant) if isinstance(variant, str) else variant
+    board = [[EMPTY if ch == "." else ch for ch in row] for row in text.strip().split("/")]
+    return from_board(board, found)

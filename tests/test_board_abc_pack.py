@@ -1,0 +1,231 @@
+"""The book's Board homework as a pack: the tic-tac-toe engine, the checks and their judges, the
+scoring of the boards and the search, and how four files come in (a folder, a file beside the
+others, Canvas attachments). In process and fast; the real runs are in test_board_abc_check.py.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from autograder.classroom.canvas_names import parse
+from autograder.classroom.intake import (
+    Submission,
+    choose_assignment,
+    holds_files,
+    open_submission,
+    packaging_problems,
+)
+from autograder.classroom.students import resolve
+from autograder.games import find_assignment
+from autograder.games.boardabc import PACK, c4, checks
+from autograder.games.boardabc import tictactoe as ttt
+from autograder.games.connect4 import rules as c4rules
+from autograder.grading.rubric import load_rubric
+from autograder.grading.scoring import score
+from autograder.play.referee import Checked, Session
+
+pytestmark = pytest.mark.timeout(60)
+
+ROOT = Path(__file__).resolve().parent.parent
+SOLUTION = ROOT / "solution" / "board-abc"
+BOARD_ABC = find_assignment("board-abc")
+RUBRIC = load_rubric(None, PACK)
+
+
+# ---- tic-tac-toe, exactly ------------------------------------------------------------------
+
+
+def test_tic_tac_toe_has_5478_reachable_positions_and_is_a_draw():
+    assert len(ttt.reachable()) == 5478
+    assert ttt.value(ttt.start()) == 0
+    assert ttt.value(ttt.TicTacToe("XX OO    ", "X")) == 1  # X completes the top row
+    assert ttt.value(ttt.TicTacToe("XX OO    ", "O")) == 1  # O moves first and takes 5
+
+
+def test_the_books_three_test_boards_read_as_the_book_says():
+    assert ttt.empty_squares(ttt.TicTacToe("XOXXXOO O", "X")) == [7]
+    assert ttt.winner(ttt.TicTacToe("XOXXOOX O", "X")) == "X"
+    assert ttt.is_draw(ttt.TicTacToe("XOXXOOOXO", "X"))
+
+
+def test_a_board_is_drawn_as_the_book_prints_it():
+    assert ttt.render(ttt.TicTacToe("X   O    ", "X")).splitlines()[:3] == [
+        "X| |       0 1 2",
+        "-----",
+        " |O|       3 4 5",
+    ]
+    pos = c4.position([[], ["B", "R"], ["B"], [], [], [], []], "R")
+    assert c4.render(pos).splitlines()[-4:] == [
+        "| |R| | | | | |",
+        "| |B|B| | | | |",
+        " 0 1 2 3 4 5 6",
+        "(R to move)",
+    ]
+
+
+def test_the_books_columns_go_to_the_engine_and_back():
+    piles = [["B", "R", "B"], [], ["R"], ["B", "B"], [], [], ["R"]]
+    pos = c4.position(piles, "R")
+    assert c4.columns(pos) == piles
+    assert c4rules.legal_moves(pos) == list(range(7))
+
+
+# ---- the checks ----------------------------------------------------------------------------
+
+
+def test_the_checks_are_the_same_for_a_seed_and_cover_every_kind():
+    first = checks.checks(None, 3)
+    again = checks.checks(None, 3)
+    other = checks.checks(None, 4)
+    assert [c.request for c in first] == [c.request for c in again]
+    assert [c.request for c in first] != [c.request for c in other]
+    kinds = {c.kind for c in first}
+    assert kinds == {
+        *(f"{game} {ask}" for game in ("tic-tac-toe", "Connect Four") for ask in checks.ASKED),
+        "tic-tac-toe best move",
+        "tic-tac-toe win in 1",
+        "tic-tac-toe block",
+        "Connect Four max_depth",
+    }
+
+
+def test_a_full_board_with_a_line_is_always_asked_about():
+    asked = [c for c in checks.checks(None, 0) if c.kind == "tic-tac-toe is_draw"]
+    full_win = [c for c in asked if c.request["cells"] == list("XXXOOXXOO")]
+    assert len(full_win) == 1
+    judge = full_win[0].judge
+    assert judge({"ok": True, "value": False}) is None
+    assert judge({"ok": True, "value": True}) == (
+        "is_draw is True; it should be False: a line is complete"
+    )
+
+
+def _one(kind: str, seed: int = 0):  # type: ignore[no-untyped-def]
+    return next(c for c in checks.checks(None, seed) if c.kind == kind)
+
+
+def test_legal_moves_may_list_the_empty_squares_of_a_won_board_or_none():
+    won = checks._moves_judge("squares", [7, 8], won=True)
+    assert won({"value": [8, 7]}) is None
+    assert won({"value": []}) is None
+    assert won({"value": [7]}) == "legal_moves is [7]; the legal squares are [7, 8]"
+    going = checks._moves_judge("columns", [0, 1], won=False)
+    assert going({"value": []}) == "legal_moves is []; the legal columns are [0, 1]"
+    assert going({"value": "01"}) == "legal_moves should be a list of columns, got '01'"
+
+
+def test_a_move_that_changes_its_own_board_is_named():
+    check = _one("tic-tac-toe move")
+    square = check.request["square"]
+    assert check.judge({"same": True}) == (
+        f"move({square}) returned the board it was called on; return a new board"
+    )
+    assert check.judge({"changed": True}).startswith(f"move({square}) changed the board it")
+    assert check.judge({"error": "move raised ValueError: no"}) == "move raised ValueError: no"
+
+
+def test_a_search_past_max_depth_is_named_with_the_bound():
+    check = _one("Connect Four max_depth")
+    most = checks.bound(7, checks.DEPTH_CHECKED)
+    assert most == 7 + 49 + 343
+    assert check.request["most"] == 2 * most
+    assert check.judge({"stopped": True, "boards": 2 * most + 1}) == (
+        f"find_best_move(board, 2) created more than {2 * most} boards: a search 2 plies deep "
+        f"creates at most {most}, so it does not stop at max_depth"
+    )
+    legal = c4rules.legal_moves(c4.position(check.request["columns"], check.request["turn"]))
+    assert check.judge({"move": legal[0], "boards": 300}) is None
+
+
+def test_a_missed_block_names_the_threat():
+    check = _one("tic-tac-toe block")
+    pos = ttt.TicTacToe("".join(check.request["cells"]), check.request["turn"])
+    threat = ttt.winning_moves(pos._replace(turn=ttt.other(pos.turn)))
+    blocks = [s for s in ttt.legal_moves(pos) if not ttt.winning_moves(ttt.play(pos, s))]
+    missed = next(s for s in ttt.legal_moves(pos) if s not in blocks)
+    assert check.judge({"move": blocks[0]}) is None
+    assert check.judge({"move": missed}) == (
+        f"{ttt.other(pos.turn)} wins next at {threat}; find_best_move played {missed} and did "
+        "not block"
+    )
+    assert check.judge({"move": True}) == "find_best_move returned True, not a square number"
+
+
+def test_a_best_move_that_throws_away_a_draw_is_named():
+    pos = ttt.TicTacToe("X   O   X", "O")  # O must take an edge: a corner lets X fork
+    judge = checks._best_judge(pos)
+    assert judge({"move": 1}) is None
+    assert judge({"move": 2}) == (
+        "O can draw here, but after 2 O loses against best play; [1, 3, 5, 7] keep the draw"
+    )
+
+
+# ---- scoring -------------------------------------------------------------------------------
+
+
+def _checked(criterion: str, kind: str, problem: str | None = None) -> Checked:
+    return Checked(criterion, kind, f"{kind} 1", "a board", problem, 0.01)
+
+
+def _session(*checked: Checked) -> Session:
+    return Session("minimax.py", BOARD_ABC, 0, RUBRIC.plan, checks=checked)
+
+
+def test_each_kind_earns_its_share_only_when_every_check_of_it_is_right():
+    right = [_checked("boards", f"kind {n}") for n in range(10)]
+    session = _session(*right, _checked("search", "s"))
+    points = {c.id: c.points for c in score(session, RUBRIC).criteria}
+    assert (points["boards"], points["search"]) == (30, 25)
+    one_wrong = replace(right[0], problem="is_draw is True; it should be False")
+    session = _session(one_wrong, *right, _checked("search", "s", "missed"))
+    grade = score(session, RUBRIC)
+    boards = next(c for c in grade.criteria if c.id == "boards")
+    assert boards.points == 27
+    assert boards.summary == "kind 0: 1 of 2 wrong"
+    assert boards.evidence[0].problem == "is_draw is True; it should be False"
+    assert next(c for c in grade.criteria if c.id == "search").points == 0
+
+
+def test_the_rubric_adds_the_packs_criteria_to_100():
+    assert RUBRIC.max_score == 100
+    assert RUBRIC.checks == (
+        ("boards", "the boards follow the rules", 30),
+        ("search", "the search finds the right moves", 25),
+    )
+    assert RUBRIC.max_points("tactics") == 0
+
+
+# ---- four files in -------------------------------------------------------------------------
+
+
+def test_a_folder_or_any_of_the_four_files_names_the_homework(tmp_path: Path):
+    for name in PACK.files:
+        (tmp_path / name).write_text((SOLUTION / name).read_text())
+    (tmp_path / "notes.txt").write_text("hi")
+    assert holds_files(tmp_path, PACK.files)
+    assert holds_files(tmp_path / "tictactoe.py", PACK.files)
+    assert not holds_files(tmp_path / "notes.txt", PACK.files)
+    submission = open_submission(
+        tmp_path / "connectfour.py", tmp_path / "work", "minimax.py", PACK.files
+    )
+    held = sorted(p.name for p in submission.source_dir.iterdir())
+    assert held == sorted(PACK.files)
+    assignment, how = choose_assignment(None, submission, "minimax.py")
+    assert (assignment.name, how) == ("board-abc", "assignment board-abc inferred from minimax.py")
+
+
+def test_four_canvas_attachments_are_one_attempt_and_no_packaging_problem(tmp_path: Path):
+    names = [f"smithjane_1001_{500 + n}_{file}" for n, file in enumerate(PACK.files)]
+    for name in names:
+        (tmp_path / name).write_text("x = 1\n")
+    netid = re.compile(RUBRIC.packaging_pattern)
+    found = [parse(tmp_path / name, netid) for name in names]
+    [(entry, kept, attached)] = resolve(found, "minimax.py")
+    assert kept.given == "minimax.py"
+    assert sorted(c.given for c in attached) == sorted(PACK.files[1:])
+    submission = Submission(tmp_path, "x", attached=tuple(c.given for c in attached))
+    assert packaging_problems(submission, RUBRIC.packaging_pattern, "", PACK.files) is None
