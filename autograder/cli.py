@@ -6,8 +6,10 @@ from __future__ import annotations
 import argparse
 import os
 import shlex
+import signal
 import sys
 import tempfile
+import webbrowser
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -22,10 +24,16 @@ from autograder.classroom.canvas import (
     roster_names,
     write_canvas_import,
 )
+from autograder.classroom.canvas_push import add_canvas_commands
 from autograder.classroom.collect import collect
 from autograder.classroom.fingerprint import kit_version
 from autograder.classroom.gradescope import add_gradescope_command
-from autograder.classroom.intake import choose_assignment, holds_files, open_submission
+from autograder.classroom.intake import (
+    Submission,
+    choose_assignment,
+    holds_files,
+    open_submission,
+)
 from autograder.classroom.records import Entry, Record
 from autograder.classroom.submission import grade_submission
 from autograder.classroom.summary import write_summary
@@ -33,8 +41,11 @@ from autograder.errors import GraderError, run_command
 from autograder.files import write_atomic
 from autograder.games import ASSIGNMENTS, PACKS, find_assignment
 from autograder.games.pack import Assignment
+from autograder.grading.html import feedback_html
 from autograder.grading.report import markdown, results_json_text, terminal
 from autograder.grading.rubric import ExtraOptions, Rubric, load_rubric
+from autograder.live.server import make_server, serve
+from autograder.live.table import PROJECT_ROOT, Table
 from autograder.oracle.commands import add_oracle_commands
 
 __all__ = ["main", "build_parser"]
@@ -57,13 +68,18 @@ def _main_file(name: str | None, submission: Path) -> str:
     return packs[0].files[0]
 
 
+def _open(args: argparse.Namespace, work: str) -> tuple[Submission, Assignment, tuple[str, ...]]:
+    """The submission named on the command line, in ``work``, and its assignment."""
+    main = _main_file(args.assignment, Path(args.submission))
+    files = next((pack.files for pack in PACKS.values() if pack.files[0] == main), ())
+    submission = open_submission(Path(args.submission), Path(work), main, files)
+    assignment, how = choose_assignment(args.assignment, submission, main)
+    return submission, assignment, (how,) if how else ()
+
+
 def _check(args: argparse.Namespace) -> int:
     with tempfile.TemporaryDirectory(prefix="teeko-check-") as work:
-        main = _main_file(args.assignment, Path(args.submission))
-        files = next((pack.files for pack in PACKS.values() if pack.files[0] == main), ())
-        submission = open_submission(Path(args.submission), Path(work), main, files)
-        assignment, how = choose_assignment(args.assignment, submission, main)
-        notes = (how,) if how else ()
+        submission, assignment, notes = _open(args, work)
         rubric = load_rubric(args.rubric, assignment.pack)
         print(
             f"grading {submission.label} as {assignment.name}, seed {args.seed} ...",
@@ -82,7 +98,34 @@ def _check(args: argparse.Namespace) -> int:
         _write(Path(args.json), results_json_text(graded.grade, notes, graded.extras, reproduce))
     if args.markdown:
         _write(Path(args.markdown), markdown(graded.grade, notes, graded.extras, reproduce))
+    if args.html:
+        _write(Path(args.html), feedback_html(graded.grade, notes, graded.extras, reproduce))
     return 0
+
+
+def _play(args: argparse.Namespace) -> int:
+    with tempfile.TemporaryDirectory(prefix="teeko-play-") as work:
+        submission, assignment, _ = _open(args, work)
+        rubric = load_rubric(args.rubric, assignment.pack)
+        table = Table(assignment, rubric, submission.source_dir, PROJECT_ROOT, args.seed)
+        table.new("play", assignment.pack.sides[1], "random")
+        try:
+            server = make_server(table, args.port)
+        except OSError as err:
+            table.close()
+            raise GraderError(f"cannot listen on 127.0.0.1:{args.port}: {err.strerror}") from None
+        url = f"http://127.0.0.1:{server.server_address[1]}/"
+        print(f"playing {submission.label} as {assignment.name}: open {url} (Ctrl-C to stop)")
+        sys.stdout.flush()
+        if not args.no_browser:
+            webbrowser.open(url)
+        signal.signal(signal.SIGTERM, _interrupt)  # a polite kill closes the AI's processes too
+        serve(server, table)
+    return 0
+
+
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
 
 
 def _command(*parts: list[str]) -> str:
@@ -272,6 +315,9 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--rubric", help=RUBRIC_HELP)
     check.add_argument("--json", metavar="FILE", help="also write a Gradescope results.json")
     check.add_argument("--markdown", metavar="FILE", help="also write the feedback as Markdown")
+    check.add_argument(
+        "--html", metavar="FILE", help="also write the feedback as a web page, games replayable"
+    )
     extras = check.add_argument_group(
         "beyond the rubric (no points; perfect play needs the oracle)"
     )
@@ -303,7 +349,22 @@ def build_parser() -> argparse.ArgumentParser:
     )
     grade.add_argument("--roster", help="Canvas gradebook export: also write canvas_import.csv")
     grade.set_defaults(run=_grade)
+    play = commands.add_parser(
+        "play",
+        help="play against the submission's AI, or watch it play, in the browser",
+        description="Serve a page on 127.0.0.1 where you play against the submission's AI (in "
+        "the grader's sandbox, with the rubric's time limit) or watch it play the kit's "
+        "opponents.",
+    )
+    play.add_argument("submission", help="game.py, a folder holding it, or a zip")
+    play.add_argument("--assignment", "-a", help=ASSIGNMENT_HELP)
+    play.add_argument("--seed", type=int, default=DEFAULT_SEED, help=SEED_HELP)
+    play.add_argument("--rubric", help=RUBRIC_HELP)
+    play.add_argument("--port", type=int, default=0, help="port on 127.0.0.1 (default: a free one)")
+    play.add_argument("--no-browser", action="store_true", help="print the address only")
+    play.set_defaults(run=_play)
     add_gradescope_command(commands)
+    add_canvas_commands(commands)
     add_oracle_commands(commands)
     return parser
 

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 import re
 import subprocess
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -142,3 +143,24 @@ def run_cli() -> Callable[..., CliRun]:
         return CliRun(done.returncode, done.stdout, done.stderr)
 
     return run
+
+
+@contextlib.contextmanager
+def playing(game: Path) -> Iterator[tuple[str, str]]:
+    """``autograder play GAME --no-browser`` in a real process: the line it printed and the
+    address in it; stopped (politely, as Ctrl-C would) on the way out."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "autograder", "play", str(game), "--no-browser"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
+    )
+    try:
+        assert proc.stdout is not None
+        line = proc.stdout.readline()
+        assert "open http://127.0.0.1:" in line, line + (proc.stderr.read() if proc.stderr else "")
+        yield line, line.split("open ", 1)[1].split(" ", 1)[0]
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)

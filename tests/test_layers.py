@@ -2,7 +2,8 @@
 
 games (pure rules, and the game-pack seam) < oracle (exact solutions of a game) < play (host,
 child runner, sandbox, referee, opponents) < grading (rubric, scoring, reports, extras) <
-classroom (intake, Canvas, batch, records, summary, Gradescope) < the command line.
+classroom (intake, Canvas, batch, records, summary, Gradescope) < live (``autograder play``)
+< the command line.
 ``autograder.errors`` and ``autograder.files`` are the base every layer may use.
 """
 
@@ -19,8 +20,17 @@ import pytest
 from tests.conftest import ROOT
 
 PACKAGE = ROOT / "autograder"
-ORDER = {"errors": 0, "files": 0, "games": 0, "oracle": 1, "play": 2, "grading": 3, "classroom": 4}
-TOP = 5  # cli.py, __main__.py
+ORDER = {
+    "errors": 0,
+    "files": 0,
+    "games": 0,
+    "oracle": 1,
+    "play": 2,
+    "grading": 3,
+    "classroom": 4,
+    "live": 5,
+}
+TOP = 6  # cli.py, __main__.py
 
 
 def _module(path: Path) -> str:

@@ -15,7 +15,8 @@ from pathlib import Path
 import pytest
 from rich.console import Console
 
-from autograder.grading.report import markdown, results_json_text, terminal
+from autograder.grading.html import feedback_html
+from autograder.grading.report import markdown, results_json, results_json_text, terminal
 from autograder.grading.scoring import Grade, score
 from autograder.play.host import Status
 from autograder.play.referee import Call, Game, Session
@@ -65,6 +66,7 @@ RENDERERS = {
     "report.md": lambda grade: markdown(grade, NOTES),
     "results.json": lambda grade: results_json_text(grade, NOTES),
     "report.txt": _terminal,
+    "report.html": lambda grade: feedback_html(grade, NOTES),
 }
 
 
@@ -86,3 +88,15 @@ def test_every_format_carries_the_same_evidence():
 
 def test_golden_files_exist_for_every_format():
     assert sorted(p.name for p in Path(GOLDEN).iterdir()) == sorted(RENDERERS)
+
+
+def test_gradescope_reads_markdown_with_each_board_in_a_code_block():
+    """Gradescope renders ``output_format: md``: the summary is one escaped line, each board a
+    fenced block, so the page reads like the terminal report."""
+    results = results_json(_grade())
+    rules = next(t for t in results["tests"] if t["tags"] == ["rules"])
+    assert rules["output_format"] == "md"
+    summary, block = rules["output"].split("\n\n", 1)
+    assert "```" not in summary
+    assert block.startswith("```text\nprobe 2 (move phase, you play red)")
+    assert block.endswith("       A B C D E\n```")

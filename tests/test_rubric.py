@@ -8,7 +8,7 @@ import pytest
 
 from autograder.errors import GraderError
 from autograder.grading.rubric import load_rubric, reference
-from tests.conftest import COURSE_TOML, TEEKO, course_rubric
+from tests.conftest import COURSE_TOML, TEEKO, assignment, course_rubric
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_TEXT = COURSE_TOML.read_text()
@@ -96,3 +96,33 @@ def test_an_unreadable_rubric_file_is_named(tmp_path):
 
 def test_docs_carry_the_current_option_table():
     assert reference(TEEKO) in (ROOT / "docs" / "rubric.md").read_text()
+
+
+def test_visibility_goes_into_results_json_and_nowhere_else(tmp_path):
+    """Gradescope's words per criterion and for the header; local reports show everything."""
+    from autograder.grading.report import markdown, results_json
+    from autograder.grading.scoring import score
+    from autograder.play.referee import Session
+
+    path = tmp_path / "course.toml"
+    path.write_text(DEFAULT_TEXT + '\n[visibility]\nwins = "after_published"\nstdout = "hidden"\n')
+    rubric = load_rubric(path, TEEKO)
+    session = Session("game.py", assignment("teeko"), 0, rubric.plan, load_error="it broke")
+    grade = score(session, rubric)
+    results = results_json(grade)
+    seen = {test["tags"][0]: test["visibility"] for test in results["tests"]}
+    assert seen["wins"] == "after_published"
+    assert seen["rules"] == "visible"
+    assert results["stdout_visibility"] == "hidden"
+    assert "beats a random player" in markdown(grade)
+
+
+def test_a_visibility_gradescope_does_not_know_is_refused(tmp_path):
+    path = tmp_path / "course.toml"
+    path.write_text(DEFAULT_TEXT + '\n[visibility]\nwins = "later"\n')
+    with pytest.raises(GraderError) as caught:
+        load_rubric(path, TEEKO)
+    assert str(caught.value) == (
+        f"{path}: visibility.wins is 'later'; choose one of visible, after_due_date, "
+        "after_published, hidden"
+    )

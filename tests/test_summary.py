@@ -198,8 +198,17 @@ def test_html_escapes_student_text_and_embeds_the_histogram(tmp_path):
 
     parser = Tags()
     parser.feed(page)
-    assert parser.seen.count("table") == 4
+    assert parser.seen.count("table") == 5
     assert "script" not in parser.seen
+
+
+def test_html_links_each_students_pages(tmp_path):
+    page = _write(CLASS, tmp_path)["summary.html"]
+    assert '<a href="students/alice/feedback.html">page with the games</a>' in page
+    assert 'href="students/%3Cscript%3Ealert%281%29%3C/script%3E/feedback.html"' in page
+    # dave's submission could not be graded: no page with games, the Markdown says why
+    assert 'href="students/dave/feedback.html"' not in page
+    assert 'href="students/dave/feedback.md"' in page
 
 
 def test_the_output_does_not_depend_on_the_order_of_the_records(tmp_path):

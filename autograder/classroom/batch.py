@@ -35,7 +35,9 @@ from autograder.classroom.submission import Graded, grade_submission, graded_aga
 from autograder.errors import GraderError
 from autograder.files import write_atomic
 from autograder.games.pack import Assignment
-from autograder.grading.report import REPRODUCE, markdown, results_json_text
+from autograder.grading.html import feedback_html
+from autograder.grading.leaderboard import leaderboard, needs_extras
+from autograder.grading.report import REPRODUCE, games_data, markdown, results_json_text
 from autograder.grading.rubric import Rubric
 from autograder.grading.scoring import CRITERIA, OPTIONAL, Grade
 from autograder.play.host import PlayerProcess, Status
@@ -48,6 +50,7 @@ __all__ = ["BatchResult", "grade_batch", "student_seed", "write_grades_csv", "GR
 GRADES_COLUMNS = (
     "student",
     "score",
+    "max_score",  # the points possible
     *CRITERIA,
     "late",
     "status",
@@ -241,7 +244,9 @@ def _grade_one(
     work, kept = tempfile.TemporaryDirectory(prefix="teeko-batch-"), False
     try:
         try:
-            submission = open_submission(entry.path, Path(work.name), assignment.main_file)
+            submission = open_submission(
+                entry.path, Path(work.name), assignment.main_file, assignment.pack.files
+            )
         except GraderError as err:
             record = _error_record(entry, str(err), rubric.max_score, time.monotonic() - job.began)
             feedback, results = _error_feedback(record, assignment.pack.title, job.reproduce)
@@ -259,6 +264,7 @@ def _grade_one(
             student_seed(seed, entry.student),
             spawn=processes.spawner(submission.source_dir, assignment, rubric),
             deadline=job.began + rubric.submission_seconds,
+            extras=rubric.extras if needs_extras(rubric.leaderboard) else None,
             again=False,
         )
         if processes.stopping.is_set():
@@ -266,7 +272,7 @@ def _grade_one(
         if wants_again(graded, rubric):
             kept = True
             return _Later(job, submission, graded, work, _load())
-        return _graded(job, graded.grade, out, _load())
+        return _graded(job, graded, out, _load())
     finally:
         if not kept:
             work.cleanup()
@@ -279,28 +285,41 @@ def _again(
     try:
         spawn = processes.spawner(later.submission.source_dir, assignment, rubric)
         graded = graded_again(later.graded, later.submission, assignment, rubric, spawn)
-        return _graded(later.job, graded.grade, out, later.load)
+        return _graded(later.job, graded, out, later.load)
     finally:
         later.work.cleanup()
 
 
-def _graded(job: _Job, grade: Grade, out: Path, load: float | None) -> Record:
+def _graded(job: _Job, graded: Graded, out: Path, load: float | None) -> Record:
+    grade, extras = graded.grade, graded.extras
     record = replace(
         _graded_record(job.entry, grade, time.monotonic() - job.began),
         load=load,
         cores=os.cpu_count(),
         measured_again=sum(c.measured is not None for c in grade.session.calls),
+        games=games_data(grade),
+        leaderboard={
+            entry["name"]: entry["value"]
+            for entry in leaderboard(grade, extras, grade.rubric.leaderboard)
+        },
     )
-    feedback = markdown(grade, reproduce=job.reproduce)
-    results = results_json_text(grade, reproduce=job.reproduce)
-    return _save(job, record, feedback, results, out)
+    feedback = markdown(grade, extras=extras, reproduce=job.reproduce)
+    results = results_json_text(grade, extras=extras, reproduce=job.reproduce)
+    page = feedback_html(grade, extras=extras, reproduce=job.reproduce)
+    return _save(job, record, feedback, results, out, page)
 
 
-def _save(job: _Job, record: Record, feedback: str, results: str, out: Path) -> Record:
+def _save(
+    job: _Job, record: Record, feedback: str, results: str, out: Path, page: str | None = None
+) -> Record:
     record = replace(record, fingerprint=job.fingerprint.as_dict())
     folder = _student_dir(out, job.entry.student)
     write_atomic(folder / "feedback.md", feedback)
     write_atomic(folder / "results.json", results)
+    if page is not None:
+        write_atomic(folder / "feedback.html", page)
+    else:  # an older page would describe another grade
+        (folder / "feedback.html").unlink(missing_ok=True)
     write_atomic(folder / "record.json", record.to_json())  # last: its presence means done
     return record
 
@@ -456,6 +475,7 @@ def write_grades_csv(records: Sequence[Record], path: Path) -> None:
             [
                 csv_cell(r.student),
                 f"{r.score:g}",
+                str(r.max_score),
                 *(f"{r.criteria.get(c, 0):g}" for c in (*CRITERIA, *optional)),
                 "yes" if r.late else "no",
                 r.status,

@@ -55,6 +55,8 @@ class Record:
     load: float | None = None  # the machine's load average when this student was graded
     cores: int | None = None  # the machine's cores then
     measured_again: int = 0  # slow calls measured again alone after the batch
+    games: list[dict[str, Any]] = field(default_factory=list)  # every game, move by move
+    leaderboard: dict[str, float] = field(default_factory=dict)  # figure -> value, if asked
 
     def to_json(self) -> str:
         return json.dumps(asdict(self), indent=2, sort_keys=True) + "\n"

@@ -14,10 +14,11 @@ import statistics
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from urllib.parse import quote
 
 from autograder.classroom.records import STATUS_GRADED, Record
 from autograder.files import write_atomic
-from autograder.grading.rubric import Rubric
+from autograder.grading.rubric import LEADERBOARD, Rubric
 from autograder.grading.scoring import CRITERIA, LATE_PENALTY, OPTIONAL
 from autograder.play.untrusted import md_cell
 
@@ -89,6 +90,9 @@ class _Summary:
     slowest: tuple[_Slow, ...]
     abnormal: tuple[_Abnormal, ...]
     warnings: tuple[str, ...] = ()
+    pages: tuple[tuple[str, str, str, bool], ...] = ()  # (id, who, score, graded) per student
+    board: tuple[str, ...] = ()  # the leaderboard's figures, the first ranks
+    ranking: tuple[tuple[str, ...], ...] = ()  # rank, student, then each figure
 
 
 def _maxima(rubric: Rubric) -> dict[str, int]:
@@ -204,6 +208,12 @@ def _summarise(
         slowest=slowest,
         abnormal=abnormal,
         warnings=(*_busy(ordered), *notes),
+        pages=tuple(
+            (r.student, _who(r), f"{r.score:g}/{r.max_score}", r.status == STATUS_GRADED)
+            for r in ordered
+        ),
+        board=rubric.leaderboard,
+        ranking=_ranking(graded, rubric.leaderboard),
     )
 
 
@@ -237,6 +247,30 @@ _HISTOGRAM_NOTE = (
     "the last bar includes the maximum."
 )
 _ALL_NORMAL = "Every submission was graded normally."
+_LEADERBOARD_NOTE = (
+    "Graded students ranked by {first} (the rubric's [leaderboard]); a figure that was not "
+    "measured for a student is blank, and ranks last."
+)
+
+
+def _ranking(graded: Sequence[Record], figures: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
+    """The rows of the leaderboard: rank, student, each figure; by the first figure, best
+    first (``LEADERBOARD`` says which way is better), then by student."""
+    if not figures:
+        return ()
+    first = figures[0]
+    sign = 1 if LEADERBOARD[first][1] == "asc" else -1
+
+    def key(record: Record) -> tuple[int, float, str]:
+        value = record.leaderboard.get(first)
+        return (value is None, sign * (value or 0.0), record.student)
+
+    rows = []
+    for rank, record in enumerate(sorted(graded, key=key), 1):
+        values = [record.leaderboard.get(f) for f in figures]
+        rows.append((str(rank), _who(record), *("" if v is None else f"{v:g}" for v in values)))
+    return tuple(rows)
+
 
 # ---- Markdown ----------------------------------------------------------------------------------
 
@@ -279,6 +313,11 @@ def _markdown(s: _Summary) -> str:
         )
     else:
         out.append(_ALL_NORMAL)
+    if s.board:
+        out += ["", "## Leaderboard", "", _LEADERBOARD_NOTE.format(first=s.board[0]), ""]
+        out += _md_table(
+            ["rank", "student", *s.board], [[md_cell(c) for c in r] for r in s.ranking]
+        )
     return "\n".join(out) + "\n"
 
 
@@ -387,6 +426,32 @@ def _html(s: _Summary, svg: str) -> str:
     else:
         abnormal = f"<p>{e(_ALL_NORMAL)}</p>"
     bins = _html_table(["score", "students"], [[e(b.label), str(b.count)] for b in s.bins], {1})
+    pages = _html_table(
+        ["student", "score", "feedback"],
+        [
+            [
+                e(who),
+                e(score),
+                (
+                    f'<a href="students/{quote(student)}/feedback.html">page with the games</a> · '
+                    if graded
+                    else ""
+                )
+                + f'<a href="students/{quote(student)}/feedback.md">Markdown</a>',
+            ]
+            for student, who, score, graded in s.pages
+        ],
+        {1},
+    )
+    board = ""
+    if s.board:
+        ranked = _html_table(
+            ["rank", "student", *(e(f) for f in s.board)],
+            [[e(c) for c in row] for row in s.ranking],
+            set(range(2, len(s.board) + 2)),
+        )
+        note = e(_LEADERBOARD_NOTE.format(first=s.board[0]))
+        board = f"<h2>Leaderboard</h2>\n<p>{note}</p>\n{ranked}\n"
     warnings = ""
     if s.warnings:
         items = "\n".join(f"<li>{e(w)}</li>" for w in s.warnings)
@@ -418,6 +483,8 @@ def _html(s: _Summary, svg: str) -> str:
 {slowest}
 <h2>Did not grade normally</h2>
 {abnormal}
+{board}<h2>Each student's feedback</h2>
+{pages}
 </body>
 </html>
 """

@@ -20,6 +20,7 @@ from typing import Any, Protocol
 __all__ = [
     "GamePack",
     "Check",
+    "move_marks",
     "Assignment",
     "Variant",
     "Opponent",
@@ -127,6 +128,11 @@ class GamePack:
     rubric: Path  # the default rubric TOML
     starter: Callable[[Any], str]  # V -> its starter, relative to the project's root
     solution: Callable[[Any], str]  # V -> its reference solution, likewise
+    # -- drawing: the HTML reports and the play page ------------------------------------------
+    cells: Callable[[Any], list[str]]  # P -> its rows, top first, a character a cell (' ' empty)
+    colours: Mapping[str, str]  # a piece's character -> its CSS colour
+    marks: Callable[[Any, Any], list[tuple[int, int, str]]]  # P, raw move -> (row, col, role)
+    clicks: Callable[[Any, list[tuple[int, int]]], Any | None]  # P, squares -> raw move or None
     # a name outside ``variants`` -> a variant it names (a board size, say), or None
     parse_variant: Callable[[str], Any | None] = lambda name: None
     goal: str = "goal"  # what wins, in reports: "you completed a goal on ply 9"
@@ -138,6 +144,15 @@ class GamePack:
     @property
     def goal_one(self) -> str:
         return f"an {self.goal}" if self.goal[0] in "aeiou" else f"a {self.goal}"
+
+
+def move_marks(pack: GamePack, pos: Any, raw: Any) -> tuple[tuple[int, int, str], ...]:
+    """A returned value's squares as ``pack.marks`` draws them; none when they cannot be read
+    (the value is the submission's: any shape)."""
+    try:
+        return tuple((int(r), int(c), str(role)) for r, c, role in pack.marks(pos, raw))
+    except Exception:
+        return ()
 
 
 @dataclass(frozen=True)

@@ -7,11 +7,13 @@ imported only by the terminal renderer. The evidence text is the same in every f
 from __future__ import annotations
 
 import json
+import math
 from collections.abc import Callable
 from typing import Any
 
 from autograder.grading.extras import PUZZLE_KINDS, Extras, Judged
-from autograder.grading.scoring import EVIDENCE_SHOWN, Criterion, Evidence, Grade
+from autograder.grading.leaderboard import leaderboard
+from autograder.grading.scoring import EVIDENCE_SHOWN, Evidence, Grade
 from autograder.play.untrusted import clean, md_cell, md_code
 
 __all__ = [
@@ -143,9 +145,12 @@ def _title(grade: Grade) -> str:
     return f"{grade.session.assignment.pack.title} autograder"
 
 
-def _criterion_text(criterion: Criterion) -> str:
-    lines = [criterion.summary]
-    lines.extend(evidence_text(e) for e in criterion.evidence)
+def _markdown_output(summary: str, evidence: list[Evidence] | tuple[Evidence, ...]) -> str:
+    """A Gradescope test's output in Markdown: the summary as one escaped line, each piece of
+    evidence (its board drawn as the course prints it) in a code block of its own."""
+    lines = [md_cell(summary)]
+    for item in evidence:
+        lines += ["", *md_code(evidence_text(item))]
     return "\n".join(lines)
 
 
@@ -245,6 +250,34 @@ def markdown(
     return "\n".join(out).rstrip() + "\n"
 
 
+def games_data(grade: Grade) -> list[dict[str, Any]]:
+    """Every graded game as plain data, for the records and ``--json``: each move in the
+    student's format, its time (None for the opponent's, and for a call stopped at the limit),
+    what was printed, the outcome and why."""
+    assignment = grade.session.assignment
+    return [
+        {
+            "game": game.number,
+            "you_played": assignment.side_name(game.ai_side),
+            "result": game.result,
+            "reason": game.reason,
+            "moves": [
+                {
+                    "side": assignment.side_name(ply.side),
+                    "move": ply.text,
+                    "seconds": None
+                    if ply.seconds is None or math.isinf(ply.seconds)
+                    else round(ply.seconds, 4),
+                    "refused": ply.illegal,
+                    "printed": ply.printed,
+                }
+                for ply in game.moves
+            ],
+        }
+        for game in grade.session.games
+    ]
+
+
 def results_json(
     grade: Grade,
     notes: tuple[str, ...] = (),
@@ -257,8 +290,10 @@ def results_json(
             "name": f"{c.name} ({c.id})",
             "score": c.points,
             "max_score": c.max_points,
-            "output": _criterion_text(c),
+            "output": _markdown_output(c.summary, c.evidence),
+            "output_format": "md",
             "tags": [c.id],
+            "visibility": grade.rubric.visible(c.id),
         }
         for c in grade.criteria
     ]
@@ -267,17 +302,22 @@ def results_json(
             "name": f"beyond the rubric: {ident}",
             "score": 0,
             "max_score": 0,
-            "output": "\n".join([summary, *(evidence_text(e) for e in evidence)]),
+            "output": _markdown_output(summary, evidence),
+            "output_format": "md",
             "tags": [ident],
         }
         for ident, summary, evidence in extras_sections(extras, _render(grade))
     ]
     footer = [f"{REPRODUCE} {reproduce}"] if reproduce else []
+    board = leaderboard(grade, extras, grade.rubric.leaderboard)
     return {
         "score": grade.score,
         "output": "\n".join([*header_lines(grade, notes), *footer]),
         "visibility": "visible",
+        "stdout_visibility": grade.rubric.visible("stdout"),
         "tests": tests,
+        "extra_data": {"games": games_data(grade)},
+        **({"leaderboard": board} if grade.rubric.leaderboard else {}),
     }
 
 

@@ -97,7 +97,25 @@ OPTIONS: dict[tuple[str, str], tuple[type, str]] = {
         int,
         "games against the perfect player for submissions whose run_challenge_test() is True",
     ),
+    ("leaderboard", "show"): (
+        list,
+        "figures for Gradescope's leaderboard and the summary's ranking, first one ranks: "
+        "score, games_won, slowest_move, ladder, puzzles, move_quality (the last three run "
+        "the extras)",
+    ),
 }
+# Leaderboard figures: name -> (what it is, "desc" when more is better / "asc" when less is)
+LEADERBOARD = {
+    "score": ("the score", "desc"),
+    "games_won": ("graded games won", "desc"),
+    "slowest_move": ("the slowest move, in seconds", "asc"),
+    "ladder": ("rungs of the opponent ladder beaten (more wins than losses)", "desc"),
+    "puzzles": ("puzzles solved", "desc"),
+    "move_quality": ("percent of rated probe moves that kept the position's value", "desc"),
+}
+# Gradescope's words for who sees a test (and the report header, "stdout").
+VISIBILITY = ("visible", "after_due_date", "after_published", "hidden")
+GRADED_IDS = ("rules", "state", "format", "time", "wins", "output", "packaging")
 # Options a rubric may leave out, with their value then; every other option is required.
 OPTIONAL: dict[tuple[str, str], Any] = {
     ("limits", "processes"): Limits.processes,
@@ -112,6 +130,7 @@ OPTIONAL: dict[tuple[str, str], Any] = {
     ("extras", "move_quality"): False,
     ("extras", "puzzles"): 0,
     ("extras", "challenge_games"): 0,
+    ("leaderboard", "show"): [],
 }
 
 
@@ -146,7 +165,16 @@ def options(
         )
         for ident, name in (checks or {}).items()
     }
-    return ordered | {k: v for k, v in OPTIONS.items() if k not in ordered}
+    ordered |= {k: v for k, v in OPTIONS.items() if k not in ordered}
+    shown = ("stdout", *GRADED_IDS[:5], *(checks or {}), "tactics", *GRADED_IDS[5:], "late_penalty")
+    return ordered | {
+        ("visibility", ident): (
+            str,
+            f"who sees {'the report header' if ident == 'stdout' else ident} on Gradescope: "
+            + ", ".join(VISIBILITY),
+        )
+        for ident in shown
+    }
 
 
 @dataclass(frozen=True)
@@ -212,6 +240,12 @@ class Rubric:
     tactics: int = 0  # tactical probes asked
     tactics_points: int = 0  # what solving them all earns
     checks: tuple[tuple[str, str, int], ...] = ()  # the pack's check criteria: id, name, points
+    visibility: tuple[tuple[str, str], ...] = ()  # criterion id (or "stdout") -> Gradescope's
+    leaderboard: tuple[str, ...] = ()  # figures for the leaderboard, the first ranks
+
+    def visible(self, ident: str) -> str:
+        """Who sees ``ident`` on Gradescope ("visible" unless the rubric says otherwise)."""
+        return dict(self.visibility).get(ident, "visible")
 
     @property
     def full_time_seconds(self) -> float:
@@ -331,6 +365,28 @@ def _packages(value: list[Any], where: str) -> tuple[str, ...]:
     return tuple(value)
 
 
+def _figures(value: list[Any], where: str) -> tuple[str, ...]:
+    for item in value:
+        if item not in LEADERBOARD:
+            raise GraderError(
+                f"{where}: leaderboard.show holds {item!r}; choose from {', '.join(LEADERBOARD)}"
+            )
+    return tuple(value)
+
+
+def _visibility(values: dict[tuple[str, str], Any], where: str) -> tuple[tuple[str, str], ...]:
+    found = []
+    for (table, ident), value in values.items():
+        if table != "visibility":
+            continue
+        if value not in VISIBILITY:
+            raise GraderError(
+                f"{where}: visibility.{ident} is {value!r}; choose one of {', '.join(VISIBILITY)}"
+            )
+        found.append((ident, value))
+    return tuple(found)
+
+
 def load_rubric(path: str | Path | None, pack: GamePack) -> Rubric:
     """The rubric in ``path`` for a game of ``pack``, or the pack's default when None.
 
@@ -350,7 +406,8 @@ def load_rubric(path: str | Path | None, pack: GamePack) -> Rubric:
     except tomllib.TOMLDecodeError as err:
         raise GraderError(f"{where} is not valid TOML: {err}") from err
     declared = options(pack.phases, pack.check_criteria)
-    given = {**OPTIONAL, **_flatten(data, where, declared)}
+    visible = {name: "visible" for name in declared if name[0] == "visibility"}
+    given = {**OPTIONAL, **visible, **_flatten(data, where, declared)}
     missing = [_label(name) for name in declared if name not in given]
     if missing:
         raise GraderError(f"{where}: missing {', '.join(missing)}")
@@ -400,6 +457,8 @@ def load_rubric(path: str | Path | None, pack: GamePack) -> Rubric:
         checks=tuple(
             (ident, name, v[(ident, "points")]) for ident, name in pack.check_criteria.items()
         ),
+        visibility=_visibility(v, where),
+        leaderboard=_figures(v[("leaderboard", "show")], where),
         extras=ExtraOptions(
             ladder_games=v[("extras", "ladder_games")],
             move_quality=v[("extras", "move_quality")],
@@ -413,6 +472,7 @@ def reference(pack: GamePack) -> str:
     """The Markdown table of every rubric option for ``pack``'s games, for docs/rubric.md."""
     rows = ["| key | type | meaning |", "| --- | --- | --- |"]
     for name, (kind, doc) in options(pack.phases, pack.check_criteria).items():
-        default = f" (optional, default {OPTIONAL[name]!r})" if name in OPTIONAL else ""
+        optional = name in OPTIONAL or name[0] == "visibility"
+        default = f" (optional, default {OPTIONAL.get(name, 'visible')!r})" if optional else ""
         rows.append(f"| `{_label(name)}` | {kind.__name__} | {doc}{default} |")
     return "\n".join(rows)

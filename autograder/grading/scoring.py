@@ -10,6 +10,7 @@ import math
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
+from autograder.games.pack import move_marks
 from autograder.games.tactics import KINDS, solved
 from autograder.grading.rubric import PhasePoints, Rubric, Tier
 from autograder.play.host import Status
@@ -51,6 +52,8 @@ class Evidence:
     board: str = ""  # the position before the move, drawn as the course's print_board does
     returned: str = ""  # what make_move returned
     returned_by: str = "make_move"  # the student's function that returned it
+    rows: tuple[str, ...] = ()  # the same position as the pack's grid, for the HTML board
+    marks: tuple[tuple[int, int, str], ...] = ()  # the offending move's squares on it
 
 
 @dataclass(frozen=True)
@@ -85,7 +88,9 @@ def _board(session: Session, position: object) -> str:
 def _evidence(session: Session, call: Call, problem: str) -> Evidence:
     pack = session.assignment.pack
     board = _board(session, call.position)
-    return Evidence(call.where, problem, board, call.returned, pack.move_call)
+    marks = move_marks(pack, call.position, call.raw)
+    rows = tuple(pack.cells(call.position))
+    return Evidence(call.where, problem, board, call.returned, pack.move_call, rows, marks)
 
 
 def _phase_criterion(
@@ -185,7 +190,12 @@ def _wins(session: Session, rubric: Rubric) -> Criterion:
         f"game {g.number} as {side_name(g.ai_side)}: {g.result}, {g.reason}" for g in session.games
     ]
     evidence = tuple(
-        Evidence(f"game {g.number}", f"{g.result}: {g.reason}", _board(session, g.final))
+        Evidence(
+            f"game {g.number}",
+            f"{g.result}: {g.reason}",
+            _board(session, g.final),
+            rows=tuple(session.assignment.pack.cells(g.final)),
+        )
         for g in session.games
         if g.result != "win"
     )

@@ -14,7 +14,15 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from autograder.games.pack import DRAW, Assignment, Check, MoveError, Opponent
+from autograder.games.pack import (
+    DRAW,
+    Assignment,
+    Check,
+    GamePack,
+    MoveError,
+    Opponent,
+    move_marks,
+)
 from autograder.games.tactics import tactic_positions
 from autograder.play.host import PlayerProcess, Reply, Status
 from autograder.play.launch import Launch, Limits
@@ -26,10 +34,12 @@ __all__ = [
     "Plan",
     "Call",
     "Game",
+    "Ply",
     "Checked",
     "Session",
     "Budget",
     "Referee",
+    "Seat",
     "Spawner",
     "run_session",
     "default_spawner",
@@ -77,10 +87,24 @@ class Call:
     cpu_seconds: float | None = None  # CPU time of all its processes over those calls, if known
     child_seed: int | None = None  # the seed of the process it ran in: to play it again
     measured: tuple[float, float] | None = None  # (first, alone) when measured again alone
+    raw: Any = None  # what the call returned, decoded (for drawing the move)
 
     @property
     def answered(self) -> bool:
         return self.status is Status.OK
+
+
+@dataclass(frozen=True)
+class Ply:
+    """One move of a graded game, kept for the replay: in the student's format, with its time."""
+
+    side: str
+    move: Any  # the move as plain data (``pack.student_move``); None when the rules refused it
+    text: str  # as it was returned or played, for people
+    seconds: float | None = None  # the submission's call, as timed; None for the opponent
+    marks: tuple[tuple[int, int, str], ...] = ()  # its squares, as ``pack.marks`` draws them
+    illegal: str | None = None  # why the rules refused it
+    printed: str = ""  # what the submission printed during the call
 
 
 @dataclass(frozen=True)
@@ -94,6 +118,7 @@ class Game:
     calls: tuple[Call, ...]
     notes: tuple[str, ...] = ()
     printed: str = ""  # printed outside make_move: construction, place_piece, opponent_move
+    moves: tuple[Ply, ...] = ()  # every ply, both sides', for the replay
 
 
 @dataclass(frozen=True)
@@ -200,6 +225,7 @@ def _judge(assignment: Assignment, where: str, pos: Any, reply: Reply) -> Call:
         Status.OK,
         reply.seconds,
         returned=clean(repr(raw), _RETURNED_SHOWN),
+        raw=raw,
         illegal=illegal,
         format_problem=problem,
         changed=" and ".join(changed) or None,
@@ -218,6 +244,20 @@ def _checked(check: Check, reply: Reply) -> str | None:
         return check.judge(data)
     except Exception as err:  # the reply is the submission's data: it may be any shape
         return f"its answer could not be read ({type(err).__name__})"
+
+
+def _ply(pack: GamePack, record: _Record, call: Call) -> Ply:
+    """The submission's move in a game, as the replay shows it (refused ones too)."""
+    move = None if call.move is None else pack.student_move(call.move)
+    return Ply(
+        record.ai,
+        move,
+        call.returned or (call.error or "no move"),
+        call.seconds,
+        move_marks(pack, record.pos, call.raw),
+        None if call.move is not None else (call.illegal or call.error or "no move"),
+        call.printed,
+    )
 
 
 def _load_problem(reply: Reply, assignment: Assignment, limits: Limits) -> str:
@@ -266,6 +306,7 @@ class _Record:
     calls: list[Call] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     printed: list[str] = field(default_factory=list)
+    moves: list[Ply] = field(default_factory=list)
 
     def end(self, result: str, reason: str) -> Game:
         return Game(
@@ -278,6 +319,7 @@ class _Record:
             tuple(self.calls),
             tuple(self.notes),
             "".join(self.printed),
+            tuple(self.moves),
         )
 
 
@@ -386,6 +428,14 @@ class Referee:
                 if pack.turn(record.pos) != record.ai:
                     move = choose(record.pos, rng)
                     theirs = pack.student_move(move)
+                    record.moves.append(
+                        Ply(
+                            pack.turn(record.pos),
+                            theirs,
+                            clean(repr(theirs), _RETURNED_SHOWN),
+                            marks=move_marks(pack, record.pos, theirs),
+                        )
+                    )
                 else:
                     sync = proc.request(
                         {"op": "sync", "own": own, "opp": theirs, "state": pack.state(record.pos)},
@@ -408,6 +458,7 @@ class Referee:
                     call = self._ask(proc, where, record.pos, before)
                     before = []
                     record.calls.append(call)
+                    record.moves.append(_ply(pack, record, call))
                     if call.move is None:
                         reason = call.error or (
                             f"{pack.move_call} returned an illegal move: {call.illegal}"
@@ -542,6 +593,61 @@ class Referee:
                 return None
             reply = proc.request({"op": "challenge"}, limits.call_seconds, "run_challenge_test")
         return reply.ok and reply.data.get("opted_in") is True
+
+
+# ---- a live game --------------------------------------------------------------------------------
+
+
+class Seat:
+    """The submission at the table of one live game (``autograder play``): one process, its
+    player built once, told the moves between its turns and asked for a move on each, exactly
+    as in a graded game, with the same time limit."""
+
+    def __init__(self, referee: Referee, side: str) -> None:
+        self.referee, self.side = referee, side
+        self.proc: PlayerProcess | None = None
+        self.own: Any = None  # its last move, as plain data, until it is told
+        self.before: list[tuple[Reply, str]] = []
+        self.number = 0
+
+    def open(self) -> str | None:
+        """Start the process and build the player; a sentence saying why not, or None."""
+        referee = self.referee
+        self.proc = referee.spawn(referee.seed)
+        reply = self.proc.start()
+        if not reply.ok:
+            return _load_problem(reply, referee.assignment, referee.limits)
+        construct = f"{referee.assignment.player_class}()"
+        reply = self.proc.request(
+            referee._new(self.side, None), referee.limits.import_seconds, construct
+        )
+        if not reply.ok:
+            return reply.detail
+        self.before = [(reply, construct)]
+        return None
+
+    def move(self, pos: Any, theirs: Any) -> Call:
+        """Its move on ``pos``, told first its own last move and ``theirs`` (plain data)."""
+        referee, pack = self.referee, self.referee.assignment.pack
+        assert self.proc is not None, "open the seat first"
+        self.number += 1
+        where = f"move {self.number}"
+        sync = self.proc.request(
+            {"op": "sync", "own": self.own, "opp": theirs, "state": pack.state(pos)},
+            referee.limits.call_seconds,
+            "place_piece/opponent_move",
+        )
+        if not sync.ok:
+            return _judge(referee.assignment, where, pos, sync)
+        call = referee._ask(self.proc, where, pos, [*self.before, (sync, "sync")])
+        self.before = []
+        self.own = None if call.move is None else pack.student_move(call.move)
+        return call
+
+    def close(self) -> None:
+        if self.proc is not None:
+            self.proc.close()
+            self.proc = None
 
 
 # ---- a whole submission -------------------------------------------------------------------------

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from autograder.games.boardabc import c4, checks
-from autograder.games.connect4 import rules
+from autograder.games.connect4 import rules, view
 from autograder.games.connect4.opponents import OPPONENTS
 from autograder.games.connect4.probes import probe_positions
 from autograder.games.pack import GamePack
@@ -56,6 +56,10 @@ PACK = GamePack(
     opponents=OPPONENTS,
     rubric=_HERE / "rubric.toml",
     starter=lambda variant: "starter/board-abc/minimax.py",
+    cells=c4.cells,
+    colours=c4.COLOURS,
+    marks=view.marks,
+    clicks=view.clicks,
     solution=lambda variant: "solution/board-abc/minimax.py",
     goal="line",
     move_call=CALL,

@@ -13,7 +13,7 @@ from typing import Any
 from autograder.games.connect4 import rules
 from autograder.games.connect4.rules import Position, Variant
 
-__all__ = ["VARIANT", "BOOK", "KIT", "columns", "state", "render", "position"]
+__all__ = ["VARIANT", "BOOK", "KIT", "COLOURS", "columns", "cells", "state", "render", "position"]
 
 VARIANT = Variant(
     "board-abc",
@@ -26,6 +26,7 @@ VARIANT = Variant(
 BOOK = {rules.RED: "B", rules.YELLOW: "R"}  # the engine's side -> the book's piece
 KIT = {piece: side for side, piece in BOOK.items()}
 EMPTY = " "
+COLOURS = {"B": "#24292f", "R": "#cf222e"}
 
 
 def columns(pos: Position) -> list[list[str]]:
@@ -56,6 +57,11 @@ def state(pos: Position, depth: int) -> dict[str, Any]:
     """The position as plain data for the driver: the book's columns, whose turn, the depth
     ``find_best_move`` is to search."""
     return {"game": "connectfour", "columns": columns(pos), "turn": BOOK[pos.turn], "depth": depth}
+
+
+def cells(pos: Position) -> list[str]:
+    """The rows, top first, in the book's letters: what the HTML reports draw."""
+    return ["".join(BOOK.get(cell, EMPTY) for cell in row) for row in rules.to_board(pos)]
 
 
 def render(pos: Position) -> str:

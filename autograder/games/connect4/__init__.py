@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from autograder.games.connect4 import rules
+from autograder.games.connect4 import rules, view
 from autograder.games.connect4.opponents import OPPONENTS
 from autograder.games.connect4.probes import probe_positions
 from autograder.games.connect4.variants import VARIANTS, parse_variant
@@ -39,6 +39,10 @@ PACK = GamePack(
     opponents=OPPONENTS,
     rubric=_HERE / "rubric.toml",
     starter=lambda variant: "starter/connect4/game.py",
+    cells=view.cells,
+    colours=view.COLOURS,
+    marks=view.marks,
+    clicks=view.clicks,
     solution=lambda variant: "solution/connect4/game.py",
     parse_variant=parse_variant,
     goal="line",

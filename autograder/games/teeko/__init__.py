@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from autograder.games.pack import GamePack
-from autograder.games.teeko import rules
+from autograder.games.teeko import rules, view
 from autograder.games.teeko.opponents import OPPONENTS
 from autograder.games.teeko.probes import probe_positions, random_position
 from autograder.games.teeko.variants import VARIANTS, Variant
@@ -45,5 +45,9 @@ PACK = GamePack(
     opponents=OPPONENTS,
     rubric=_HERE / "rubric.toml",
     starter=lambda variant: f"starter/{_folder(variant)}/game.py",
+    cells=view.cells,
+    colours=view.COLOURS,
+    marks=view.marks,
+    clicks=view.clicks,
     solution=lambda variant: f"solution/{_folder(variant)}/game.py",
 )

@@ -1,0 +1,281 @@
+"""One live game at a time, for ``autograder play``: a person against the submission's AI, or
+the AI against one of the kit's opponents, one ply a step.
+
+The submission plays from its :class:`~autograder.play.referee.Seat`: the same sandboxed
+process, driver and time limit as in grading. Every move a person clicks, and every move the AI
+returns, is judged by the pack's rules before it is played; a refused move or a crash ends the
+game and is drawn on the board, never shown as a traceback.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import threading
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from autograder.games.pack import DRAW, Assignment, MoveError, Opponent, move_marks
+from autograder.grading.rubric import Rubric
+from autograder.oracle.cache import OracleError
+from autograder.oracle.player import oracle_for, perfect_opponent, within_reach
+from autograder.play.referee import Budget, Referee, Seat, default_spawner
+
+__all__ = ["Table", "opponent_names", "PROJECT_ROOT"]
+
+REFERENCE = "reference"
+PROJECT_ROOT = Path(__file__).resolve().parents[2]  # a checkout: solution/ lies here
+PERFECT = "perfect"
+
+
+@dataclass
+class _Ply:
+    side: str
+    text: str
+    seconds: float | None  # the AI's call as timed; None for other moves (and no time)
+    marks: tuple[tuple[int, int, str], ...]
+
+    def __post_init__(self) -> None:
+        if self.seconds is not None and not math.isfinite(self.seconds):
+            self.seconds = None  # JSON has no infinity
+
+
+def opponent_names(assignment: Assignment, root: Path) -> dict[str, str]:
+    """The opponents the AI can be watched against: id -> name. The reference solution is one
+    where the kit runs from a checkout that holds it (``root``)."""
+    names = {ident: name for ident, (name, _) in assignment.pack.opponents.items()}
+    if (root / assignment.pack.solution(assignment.variant)).is_file():
+        names[REFERENCE] = "the reference solution"
+    try:
+        oracle_for(assignment)
+        names[PERFECT] = "the perfect player"
+    except OracleError:
+        pass
+    return names
+
+
+@dataclass
+class Table:
+    """The game being played and who plays it; every method holds the lock."""
+
+    assignment: Assignment
+    rubric: Rubric
+    source_dir: Path  # the submission's private folder
+    root: Path  # the project's root, for the reference solution
+    seed: int = 0
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    mode: str = "play"  # "play": a person against the AI; "watch": the AI against an opponent
+    ai_side: str = ""
+    opponent: str = "random"
+    pos: Any = None
+    plies: list[_Ply] = field(default_factory=list)
+    clicks: list[tuple[int, int]] = field(default_factory=list)
+    message: str = ""
+    over: str | None = None
+    seat: Seat | None = None
+    other: Seat | None = None  # the reference solution, when it is the opponent
+    last_other: Any = None  # the last move the AI has not been told yet (plain data)
+    rng: random.Random = field(default_factory=random.Random)
+
+    # ---- who plays ------------------------------------------------------------------------
+
+    def _referee(self, source_dir: Path) -> Referee:
+        plan = self.rubric.plan
+        spawn = default_spawner(source_dir, self.assignment, plan.limits)
+        return Referee(spawn, self.assignment, plan, self.seed, Budget(1 << 30))
+
+    def _close(self) -> None:
+        for seat in (self.seat, self.other):
+            if seat is not None:
+                seat.close()
+        self.seat = self.other = None
+
+    def close(self) -> None:
+        with self.lock:
+            self._close()
+
+    def new(self, mode: str, ai_side: str, opponent: str) -> None:
+        """A new game from the start: ``mode`` "play" (a person takes the other side) or
+        "watch" (``opponent`` does)."""
+        pack = self.assignment.pack
+        with self.lock:
+            self._close()
+            self.mode = mode if mode in ("play", "watch") else "play"
+            self.ai_side = ai_side if ai_side in pack.sides else pack.sides[1]
+            known = opponent_names(self.assignment, self.root)
+            self.opponent = opponent if opponent in known else "random"
+            self.pos = pack.start(self.assignment.variant)
+            self.plies, self.clicks, self.over, self.last_other = [], [], None, None
+            self.rng = random.Random(f"play:{self.seed}")
+            self.seat = Seat(self._referee(self.source_dir), self.ai_side)
+            problem = self.seat.open()
+            if problem is not None:
+                self.over, self.message = "the AI could not start", problem
+                return
+            if self.mode == "watch" and self.opponent == REFERENCE:
+                solution = self.root / pack.solution(self.assignment.variant)
+                other_side = self._other(self.ai_side)
+                self.other = Seat(self._referee(solution.parent), other_side)
+                problem = self.other.open()
+                if problem is not None:
+                    self.over, self.message = "the reference could not start", problem
+                    return
+            self.message = self._prompt()
+            if self.mode == "play" and pack.turn(self.pos) == self.ai_side:
+                self._ai_move()
+
+    def _other(self, side: str) -> str:
+        first, second = self.assignment.pack.sides
+        return second if side == first else first
+
+    def _name(self, side: str) -> str:
+        return self.assignment.side_name(side)
+
+    def _prompt(self) -> str:
+        if self.over:
+            return self.message
+        pack = self.assignment.pack
+        turn = pack.turn(self.pos)
+        if self.mode == "watch":
+            return f"{self._name(turn)} to move: press step"
+        if turn == self.ai_side:
+            return "the AI is thinking"
+        if self.clicks:
+            r, c = self.clicks[0]
+            return f"({r}, {c}) chosen: now click where it goes"
+        return f"your move ({self._name(turn)})"
+
+    # ---- playing --------------------------------------------------------------------------
+
+    def _play(self, side: str, move: Any, text: str, seconds: float | None, raw: Any) -> None:
+        pack = self.assignment.pack
+        marks = move_marks(pack, self.pos, raw)
+        self.pos = pack.play(self.pos, move)
+        self.plies.append(_Ply(side, text, seconds, marks))
+        result = pack.result(self.pos)
+        if result is not None:
+            if result == DRAW:
+                self.over = "a draw"
+            else:
+                who = (
+                    "the AI"
+                    if result == self.ai_side
+                    else ("you" if self.mode == "play" else "the opponent")
+                )
+                self.over = f"{who} ({self._name(result)}) won"
+            self.message = f"game over: {self.over}"
+        elif len(self.plies) >= self.rubric.ply_cap:
+            self.over = "a draw by the ply cap"
+            self.message = f"game over: {self.over} ({self.rubric.ply_cap} plies)"
+
+    def _ai_move(self) -> None:
+        """The AI's move, asked of the sandboxed process; a refused one ends the game."""
+        pack = self.assignment.pack
+        assert self.seat is not None
+        call = self.seat.move(self.pos, self.last_other)
+        self.last_other = None
+        if call.move is None:
+            problem = call.illegal or call.error or "no move came back"
+            marks = move_marks(pack, self.pos, call.raw)
+            self.plies.append(_Ply(self.ai_side, call.returned or "no move", call.seconds, marks))
+            self.over = "the AI lost: its move was refused"
+            self.message = f"the AI's {pack.move_call} failed: {problem}"
+            return
+        self._play(self.ai_side, call.move, call.returned, call.seconds, call.raw)
+
+    def _opponent_move(self) -> None:
+        pack = self.assignment.pack
+        side = pack.turn(self.pos)
+        if self.other is not None:
+            call = self.other.move(self.pos, self.last_other)
+            if call.move is None:
+                self.over = "the reference solution failed"
+                self.message = call.illegal or call.error or "no move came back"
+                return
+            move: Any = call.move
+        else:
+            move = self._choose()(self.pos, self.rng)
+        plain = pack.student_move(move)
+        self._play(side, move, repr(plain), None, plain)
+        self.last_other = plain
+
+    def _choose(self) -> Opponent:
+        pack = self.assignment.pack
+        if self.opponent == PERFECT:
+            try:
+                oracle = oracle_for(self.assignment)
+                if within_reach(oracle, self.pos):
+                    return perfect_opponent(oracle)
+            except OracleError:
+                pass
+            self.message = "perfect play is out of reach here: the greedy player moved"
+            return pack.opponents.get("greedy", pack.opponents["random"])[1]
+        return pack.opponents[self.opponent][1]
+
+    def click(self, row: int, col: int) -> None:
+        """A person's click on a square: a move once it has all its squares."""
+        pack = self.assignment.pack
+        with self.lock:
+            if self.over or self.mode != "play" or pack.turn(self.pos) == self.ai_side:
+                self.message = self._prompt() if not self.over else self.message
+                return
+            self.clicks.append((row, col))
+            raw = pack.clicks(self.pos, list(self.clicks))
+            if raw is None:
+                self.message = self._prompt()
+                return
+            self.clicks = []
+            try:
+                move = pack.read_move(raw, self.pos)
+            except MoveError as err:
+                self.message = f"not a legal move: {err}"
+                return
+            plain = pack.student_move(move)
+            self._play(pack.turn(self.pos), move, repr(plain), None, raw)
+            self.last_other = plain
+            if not self.over:
+                self._ai_move()
+            self.message = self._prompt()
+
+    def step(self) -> None:
+        """Watching: the next ply, the AI's or the opponent's."""
+        pack = self.assignment.pack
+        with self.lock:
+            if self.over or self.mode != "watch":
+                return
+            if pack.turn(self.pos) == self.ai_side:
+                self._ai_move()
+            else:
+                self._opponent_move()
+            self.message = self._prompt()
+
+    # ---- what the page shows --------------------------------------------------------------
+
+    def state(self) -> dict[str, Any]:
+        pack = self.assignment.pack
+        with self.lock:
+            marks = [list(m) for m in self.plies[-1].marks] if self.plies else []
+            marks += [[r, c, "from"] for r, c in self.clicks]
+            return {
+                "title": f"{pack.title}: {self.assignment.name}",
+                "rows": pack.cells(self.pos) if self.pos is not None else [],
+                "colours": dict(pack.colours),
+                "marks": marks,
+                "mode": self.mode,
+                "ai": self._name(self.ai_side) if self.ai_side else "",
+                "sides": {side: self._name(side) for side in pack.sides},
+                "opponents": opponent_names(self.assignment, self.root),
+                "opponent": self.opponent,
+                "turn": self._name(pack.turn(self.pos)) if self.pos is not None else "",
+                "message": self.message,
+                "over": self.over,
+                "ai_seconds": next(
+                    (p.seconds for p in reversed(self.plies) if p.side == self.ai_side), None
+                ),
+                "moves": [
+                    f"{n}. {self._name(p.side)}: {p.text}"
+                    + ("" if p.seconds is None else f" ({p.seconds:.2f} s)")
+                    for n, p in enumerate(self.plies, 1)
+                ],
+            }
