@@ -19,6 +19,7 @@ import json
 import os
 import shutil
 import socket
+import statistics
 import tempfile
 import threading
 import time
@@ -661,6 +662,13 @@ def _slowest(out: Path, student: str) -> float:
     return float(record["slowest_seconds"])
 
 
+def _median_move(out: Path, student: str) -> float:
+    """The median time of the student's moves in its graded games (the records keep each)."""
+    record = json.loads((out / "students" / student / "record.json").read_text())
+    times = [m["seconds"] for g in record["games"] for m in g["moves"] if m["seconds"] is not None]
+    return statistics.median(times)
+
+
 @pytest.mark.slow
 @needs_cgroups
 def test_a_cpu_thief_does_not_slow_the_student_graded_beside_it(arena: Arena) -> None:
@@ -668,7 +676,8 @@ def test_a_cpu_thief_does_not_slow_the_student_graded_beside_it(arena: Arena) ->
     busy processes in sessions of their own, is its slowest move graded alone, within 75%.
     Unconfined, five busy processes share two cores and the neighbour's move takes about 2.5
     times as long; the margin is for the rest of a shared CI machine (on a loaded machine the
-    two runs measured 0.57 s and 0.86 s)."""
+    two runs measured 0.57 s and 0.86 s). Its median move, steadier than the slowest, stays
+    within 25% (on a quiet machine three runs measured 0.81 to 1.00 times the median alone)."""
     ctx = arena.context(arena.base, arena.base, arena.base / "x.py", "teeko-attack-thief")
     thief = ctx.fill(ATTACKS["steals-cpu-with-busy-processes"].payload) + _STEADY
     for label, students in (
@@ -684,6 +693,9 @@ def test_a_cpu_thief_does_not_slow_the_student_graded_beside_it(arena: Arena) ->
     alone = _slowest(arena.base / "thief" / "alone-out", "neighbour")
     beside = _slowest(arena.base / "thief" / "beside-out", "neighbour")
     assert beside <= alone * 1.75, f"alone {alone:.3f} s, beside the thief {beside:.3f} s"
+    typical_alone = _median_move(arena.base / "thief" / "alone-out", "neighbour")
+    typical_beside = _median_move(arena.base / "thief" / "beside-out", "neighbour")
+    assert typical_beside <= typical_alone * 1.25, (typical_alone, typical_beside)
     assert _survivors("teeko-attack-thief") == []
 
 
