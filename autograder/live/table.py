@@ -9,6 +9,7 @@ game and is drawn on the board, never shown as a traceback.
 
 from __future__ import annotations
 
+import functools
 import math
 import random
 import threading
@@ -19,40 +20,19 @@ from typing import Any
 from autograder.games.pack import DRAW, Assignment, MoveError, Opponent, move_marks
 from autograder.grading.rubric import Rubric
 from autograder.oracle.cache import OracleError
-from autograder.oracle.player import oracle_for, perfect_opponent, within_reach
-from autograder.play.referee import Budget, Referee, Seat, default_spawner
+from autograder.oracle.player import Perfect, oracle_for, perfect_opponent, within_reach
+from autograder.play.referee import Budget, Ply, Referee, Seat, call_ply, default_spawner
 
-__all__ = ["Table", "opponent_names", "PROJECT_ROOT"]
+__all__ = ["Table", "PROJECT_ROOT"]
 
 REFERENCE = "reference"
 PROJECT_ROOT = Path(__file__).resolve().parents[2]  # a checkout: solution/ lies here
 PERFECT = "perfect"
 
 
-@dataclass
-class _Ply:
-    side: str
-    text: str
-    seconds: float | None  # the AI's call as timed; None for other moves (and no time)
-    marks: tuple[tuple[int, int, str], ...]
-
-    def __post_init__(self) -> None:
-        if self.seconds is not None and not math.isfinite(self.seconds):
-            self.seconds = None  # JSON has no infinity
-
-
-def opponent_names(assignment: Assignment, root: Path) -> dict[str, str]:
-    """The opponents the AI can be watched against: id -> name. The reference solution is one
-    where the kit runs from a checkout that holds it (``root``)."""
-    names = {ident: name for ident, (name, _) in assignment.pack.opponents.items()}
-    if (root / assignment.pack.solution(assignment.variant)).is_file():
-        names[REFERENCE] = "the reference solution"
-    try:
-        oracle_for(assignment)
-        names[PERFECT] = "the perfect player"
-    except OracleError:
-        pass
-    return names
+def _finite(seconds: float | None) -> float | None:
+    """A time as JSON can carry it: None for no time, and for a call stopped at the limit."""
+    return seconds if seconds is not None and math.isfinite(seconds) else None
 
 
 @dataclass
@@ -69,7 +49,7 @@ class Table:
     ai_side: str = ""
     opponent: str = "random"
     pos: Any = None
-    plies: list[_Ply] = field(default_factory=list)
+    plies: list[Ply] = field(default_factory=list)
     clicks: list[tuple[int, int]] = field(default_factory=list)
     message: str = ""
     over: str | None = None
@@ -79,6 +59,27 @@ class Table:
     rng: random.Random = field(default_factory=random.Random)
 
     # ---- who plays ------------------------------------------------------------------------
+
+    @functools.cached_property
+    def perfect(self) -> Perfect | None:
+        """The game's perfect player, loaded once per table (Teeko's is a 97 MB table read and
+        checked on load); None where the game has none."""
+        try:
+            return oracle_for(self.assignment)
+        except OracleError:
+            return None
+
+    @functools.cached_property
+    def opponents(self) -> dict[str, str]:
+        """The opponents the AI can be watched against: id -> name. The reference solution is
+        one where the kit runs from a checkout that holds it (``root``)."""
+        pack = self.assignment.pack
+        names = {ident: name for ident, (name, _) in pack.opponents.items()}
+        if (self.root / pack.solution(self.assignment.variant)).is_file():
+            names[REFERENCE] = "the reference solution"
+        if self.perfect is not None:
+            names[PERFECT] = "the perfect player"
+        return names
 
     def _referee(self, source_dir: Path) -> Referee:
         plan = self.rubric.plan
@@ -103,8 +104,7 @@ class Table:
             self._close()
             self.mode = mode if mode in ("play", "watch") else "play"
             self.ai_side = ai_side if ai_side in pack.sides else pack.sides[1]
-            known = opponent_names(self.assignment, self.root)
-            self.opponent = opponent if opponent in known else "random"
+            self.opponent = opponent if opponent in self.opponents else "random"
             self.pos = pack.start(self.assignment.variant)
             self.plies, self.clicks, self.over, self.last_other = [], [], None, None
             self.rng = random.Random(f"play:{self.seed}")
@@ -148,11 +148,11 @@ class Table:
 
     # ---- playing --------------------------------------------------------------------------
 
-    def _play(self, side: str, move: Any, text: str, seconds: float | None, raw: Any) -> None:
+    def _play(self, ply: Ply, move: Any) -> None:
+        """``move`` played, shown as ``ply``; the game over when it ends it."""
         pack = self.assignment.pack
-        marks = move_marks(pack, self.pos, raw)
         self.pos = pack.play(self.pos, move)
-        self.plies.append(_Ply(side, text, seconds, marks))
+        self.plies.append(ply)
         result = pack.result(self.pos)
         if result is not None:
             if result == DRAW:
@@ -175,14 +175,14 @@ class Table:
         assert self.seat is not None
         call = self.seat.move(self.pos, self.last_other)
         self.last_other = None
+        ply = call_ply(pack, self.ai_side, self.pos, call)
         if call.move is None:
             problem = call.illegal or call.error or "no move came back"
-            marks = move_marks(pack, self.pos, call.raw)
-            self.plies.append(_Ply(self.ai_side, call.returned or "no move", call.seconds, marks))
+            self.plies.append(ply)
             self.over = "the AI lost: its move was refused"
             self.message = f"the AI's {pack.move_call} failed: {problem}"
             return
-        self._play(self.ai_side, call.move, call.returned, call.seconds, call.raw)
+        self._play(ply, call.move)
 
     def _opponent_move(self) -> None:
         pack = self.assignment.pack
@@ -197,18 +197,14 @@ class Table:
         else:
             move = self._choose()(self.pos, self.rng)
         plain = pack.student_move(move)
-        self._play(side, move, repr(plain), None, plain)
+        self._play(Ply(side, plain, repr(plain), marks=move_marks(pack, self.pos, plain)), move)
         self.last_other = plain
 
     def _choose(self) -> Opponent:
         pack = self.assignment.pack
         if self.opponent == PERFECT:
-            try:
-                oracle = oracle_for(self.assignment)
-                if within_reach(oracle, self.pos):
-                    return perfect_opponent(oracle)
-            except OracleError:
-                pass
+            if self.perfect is not None and within_reach(self.perfect, self.pos):
+                return perfect_opponent(self.perfect)
             self.message = "perfect play is out of reach here: the greedy player moved"
             return pack.opponents.get("greedy", pack.opponents["random"])[1]
         return pack.opponents[self.opponent][1]
@@ -232,7 +228,8 @@ class Table:
                 self.message = f"not a legal move: {err}"
                 return
             plain = pack.student_move(move)
-            self._play(pack.turn(self.pos), move, repr(plain), None, raw)
+            marks = move_marks(pack, self.pos, raw)
+            self._play(Ply(pack.turn(self.pos), plain, repr(plain), marks=marks), move)
             self.last_other = plain
             if not self.over:
                 self._ai_move()
@@ -265,17 +262,18 @@ class Table:
                 "mode": self.mode,
                 "ai": self._name(self.ai_side) if self.ai_side else "",
                 "sides": {side: self._name(side) for side in pack.sides},
-                "opponents": opponent_names(self.assignment, self.root),
+                "opponents": self.opponents,
                 "opponent": self.opponent,
                 "turn": self._name(pack.turn(self.pos)) if self.pos is not None else "",
                 "message": self.message,
                 "over": self.over,
                 "ai_seconds": next(
-                    (p.seconds for p in reversed(self.plies) if p.side == self.ai_side), None
+                    (_finite(p.seconds) for p in reversed(self.plies) if p.side == self.ai_side),
+                    None,
                 ),
                 "moves": [
                     f"{n}. {self._name(p.side)}: {p.text}"
-                    + ("" if p.seconds is None else f" ({p.seconds:.2f} s)")
+                    + ("" if _finite(p.seconds) is None else f" ({p.seconds:.2f} s)")
                     for n, p in enumerate(self.plies, 1)
                 ],
             }

@@ -35,6 +35,7 @@ __all__ = [
     "Call",
     "Game",
     "Ply",
+    "call_ply",
     "Checked",
     "Session",
     "Budget",
@@ -246,15 +247,15 @@ def _checked(check: Check, reply: Reply) -> str | None:
         return f"its answer could not be read ({type(err).__name__})"
 
 
-def _ply(pack: GamePack, record: _Record, call: Call) -> Ply:
-    """The submission's move in a game, as the replay shows it (refused ones too)."""
+def call_ply(pack: GamePack, side: str, pos: Any, call: Call) -> Ply:
+    """The submission's move on ``pos``, as a replay shows it (refused ones too)."""
     move = None if call.move is None else pack.student_move(call.move)
     return Ply(
-        record.ai,
+        side,
         move,
         call.returned or (call.error or "no move"),
         call.seconds,
-        move_marks(pack, record.pos, call.raw),
+        move_marks(pack, pos, call.raw),
         None if call.move is not None else (call.illegal or call.error or "no move"),
         call.printed,
     )
@@ -458,7 +459,7 @@ class Referee:
                     call = self._ask(proc, where, record.pos, before)
                     before = []
                     record.calls.append(call)
-                    record.moves.append(_ply(pack, record, call))
+                    record.moves.append(call_ply(pack, record.ai, record.pos, call))
                     if call.move is None:
                         reason = call.error or (
                             f"{pack.move_call} returned an illegal move: {call.illegal}"
