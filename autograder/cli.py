@@ -114,7 +114,7 @@ def _play(args: argparse.Namespace) -> int:
         except OSError as err:
             table.close()
             raise GraderError(f"cannot listen on 127.0.0.1:{args.port}: {err.strerror}") from None
-        url = f"http://127.0.0.1:{server.server_address[1]}/"
+        url = server.url  # with the session's token: no other page can drive this game
         print(f"playing {submission.label} as {assignment.name}: open {url} (Ctrl-C to stop)")
         sys.stdout.flush()
         if not args.no_browser:
