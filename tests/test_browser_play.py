@@ -228,3 +228,20 @@ def test_a_rebound_name_gets_one_line_even_with_the_token(live):
     )
     assert server.refused[0].startswith("GET /: this server answers only to")
     assert table.state()["moves"] == []
+
+
+def test_a_tab_left_from_an_earlier_run_says_so_in_one_line(live):
+    """A new run has a new token: the old tab's click is refused and the page says why."""
+    server, table = live
+    with headless_chromium() as driver:
+        driver.get(server.url)
+        body = lambda: driver.find_element("tag name", "body")  # noqa: E731
+        _wait(driver, lambda: body().get_attribute("data-plies") == "0")
+        server.token = "another-run"  # as if autograder play had been started again
+        _click(driver, 0, 3)
+        message = lambda: driver.find_element("id", "message").text  # noqa: E731
+        _wait(driver, lambda: message() != "your move (red)")
+        assert message() == (
+            "this game belongs to another page: open the address autograder play printed"
+        )
+    assert table.state()["moves"] == []

@@ -237,6 +237,11 @@ ATTACKS = {
         f"/click?token={s.token}",
         {"Content-Type": "application/x-www-form-urlencoded"},
     ),
+    "multipart-form": lambda s: (
+        "POST",
+        "/click",
+        {"Content-Type": "multipart/form-data; boundary=x", "X-Play-Token": s.token},
+    ),
 }
 REFUSALS = {
     "no-token": NOT_YOURS,
@@ -247,6 +252,8 @@ REFUSALS = {
     "foreign-origin": "requests from 'http://evil.example' are refused: only the page autograder "
     "play served may drive it\n",
     "text-plain-form": "a POST here is JSON (Content-Type: application/json), not 'text/plain'\n",
+    "multipart-form": "a POST here is JSON (Content-Type: application/json), not "
+    "'multipart/form-data'\n",
     "urlencoded-form": "a POST here is JSON (Content-Type: application/json), not "
     "'application/x-www-form-urlencoded'\n",
 }
