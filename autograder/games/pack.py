@@ -85,14 +85,18 @@ class Check:
     to the driver's ``check`` handler in the sandbox, and ``judge`` (pure, in the grader) reads
     the reply: None when it is right, else one sentence saying what is wrong. A value the
     student's code returned travels under ``value`` or ``move``, encoded as a move is
-    (``protocol.encode``); the judge sees it decoded."""
+    (``protocol.encode``); the judge sees it decoded. A check that asks about many positions
+    at once returns (sentence, the board it is about) for the one it reports."""
 
     criterion: str  # the id, in ``GamePack.check_criteria``, it earns points for
     kind: str  # what it asks, for the summary: "tic-tac-toe is_win"
     where: str  # which one, for reports: "tic-tac-toe position 3"
     request: Mapping[str, Any]
-    judge: Callable[[Mapping[str, Any]], str | None]
+    judge: Callable[[Mapping[str, Any]], str | None | tuple[str, str]]
     board: str = ""  # the position it asks about, drawn for reports
+    # a kind of check whose failure explains this one's (a search walking a board whose win
+    # test is wrong): when that kind failed, this one reports and does not charge
+    explained_by: str = ""
 
 
 @dataclass(frozen=True)

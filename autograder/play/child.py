@@ -72,7 +72,8 @@ def _user_frames(err: BaseException) -> str:
     trace = err.__traceback__
     while trace is not None:
         code = trace.tb_frame.f_code
-        if code.co_filename not in _KIT_FILES:
+        # importlib's own frames (``<frozen importlib._bootstrap>``) are no student's code
+        if code.co_filename not in _KIT_FILES and not code.co_filename.startswith("<frozen "):
             frames.append((code.co_filename, trace.tb_lineno, code.co_name))
         trace = trace.tb_next
     lines = [

@@ -133,6 +133,7 @@ class Checked:
     problem: str | None
     seconds: float
     printed: str = ""
+    explained_by: str = ""  # the check's ``explained_by``: a kind whose failure explains it
 
 
 @dataclass(frozen=True)
@@ -236,15 +237,19 @@ def _judge(assignment: Assignment, where: str, pos: Any, reply: Reply) -> Call:
     )
 
 
-def _checked(check: Check, reply: Reply) -> str | None:
-    """The judge's verdict on a check's reply; what happened instead when there is no answer."""
+def _checked(check: Check, reply: Reply) -> tuple[str | None, str]:
+    """The judge's verdict on a check's reply (what happened instead when there is no answer),
+    and the board it is about."""
     if not reply.ok:
-        return reply.detail or "no answer came back"
+        return reply.detail or "no answer came back", check.board
     data = {k: decode(v) if k in ("value", "move") else v for k, v in reply.data.items()}
     try:
-        return check.judge(data)
+        verdict = check.judge(data)
     except Exception as err:  # the reply is the submission's data: it may be any shape
-        return f"its answer could not be read ({type(err).__name__})"
+        return f"its answer could not be read ({type(err).__name__})", check.board
+    if isinstance(verdict, tuple):  # one of many positions asked at once: its own board
+        return verdict
+    return verdict, check.board
 
 
 def call_ply(pack: GamePack, side: str, pos: Any, call: Call) -> Ply:
@@ -552,6 +557,7 @@ class Referee:
         problem: str | None
         try:
             for index, check in enumerate(checks, 1):
+                board = check.board
                 if self.budget.exhausted:
                     problem, seconds, printed = self.budget.why(limits), 0.0, ""
                 else:
@@ -564,16 +570,18 @@ class Referee:
                         {"op": "check", **check.request}, limits.call_seconds, check.kind
                     )
                     self.budget.record(reply)
-                    problem, seconds, printed = _checked(check, reply), reply.seconds, reply.printed
+                    (problem, board), seconds = _checked(check, reply), reply.seconds
+                    printed = reply.printed
                 done.append(
                     Checked(
                         check.criterion,
                         check.kind,
                         check.where,
-                        check.board,
+                        board,
                         problem,
                         seconds,
                         printed,
+                        check.explained_by,
                     )
                 )
         finally:
