@@ -216,7 +216,8 @@ def test_a_missing_direction_is_named_with_its_board():
     check = next(c for c in _wins("connectfour") if "rising" in c.where)
     asked = check.request["positions"]
     wrong = [False] * len(asked)  # is_win never sees a rising diagonal
-    problem, board = check.judge({"values": wrong, "board": "C4Board"})
+    verdict = check.judge({"values": wrong, "board": "C4Board"})
+    problem, board = verdict.problem, verdict.board
     assert problem.startswith(
         "C4Board.is_win misses the diagonal rising to the right: it says no win on this board, "
         "where B has four from column 0, row 0 to column 3, row 3"
@@ -233,7 +234,7 @@ def test_a_win_test_that_sees_a_line_that_is_not_there_is_named():
     asked = check.request["positions"]
     said = [ttt.winner(ttt.TicTacToe("".join(a["cells"]), a["turn"])) is not None for a in asked]
     said[1] = True  # X holds two of 2-4-6, O the third
-    problem, _ = check.judge({"values": said, "board": "TTTBoard"})
+    problem = check.judge({"values": said, "board": "TTTBoard"}).problem
     assert problem.startswith("TTTBoard.is_win says a side has won on this board, where no line")
     assert "X holds two of 2-4-6 and O" in problem
 
@@ -264,7 +265,27 @@ def test_the_chapters_tests_are_judged_as_the_chapter_asserts():
     assert chapter[4].judge({"move": 2}) == (
         "test_block_position expects find_best_move(board, 3) to be 5; it is 2"
     )
-    assert chapter[4].explained_by == checks.WIN_C4
+    explained = chapter[4].judge({"move": 2, "fair_move": 5})
+    assert explained.problem == (
+        "test_block_position expects find_best_move(board, 3) to be 5; it is 2; with a right "
+        "is_win the same search plays 5, a right move: the fault is in is_win"
+    )
+    assert explained.explained_by == checks.WIN_C4
+    assert chapter[4].judge({"move": 2, "fair_move": 2}) == (
+        "test_block_position expects find_best_move(board, 3) to be 5; it is 2"
+    )
+
+
+def test_a_wrong_search_move_is_explained_only_when_a_right_win_test_puts_it_right():
+    check = _one("tic-tac-toe block")
+    assert check.request["fair"] is True
+    pos = ttt.TicTacToe("".join(check.request["cells"]), check.request["turn"])
+    blocks = [s for s in ttt.legal_moves(pos) if not ttt.winning_moves(ttt.play(pos, s))]
+    missed = next(s for s in ttt.legal_moves(pos) if s not in blocks)
+    assert check.judge({"move": missed, "fair_move": blocks[0]}).explained_by == checks.WIN_TTT
+    own_fault = check.judge({"move": missed, "fair_move": missed})
+    assert isinstance(own_fault, str) and own_fault.endswith("and did not block")
+    assert check.judge({"move": blocks[0], "fair_move": missed}) is None
 
 
 # ---- scoring -------------------------------------------------------------------------------

@@ -21,6 +21,7 @@ from autograder.games.pack import (
     GamePack,
     MoveError,
     Opponent,
+    Verdict,
     move_marks,
 )
 from autograder.games.tactics import tactic_positions
@@ -133,7 +134,7 @@ class Checked:
     problem: str | None
     seconds: float
     printed: str = ""
-    explained_by: str = ""  # the check's ``explained_by``: a kind whose failure explains it
+    explained_by: str = ""  # the verdict's: a kind of check whose fault explains this one
 
 
 @dataclass(frozen=True)
@@ -237,19 +238,19 @@ def _judge(assignment: Assignment, where: str, pos: Any, reply: Reply) -> Call:
     )
 
 
-def _checked(check: Check, reply: Reply) -> tuple[str | None, str]:
-    """The judge's verdict on a check's reply (what happened instead when there is no answer),
-    and the board it is about."""
+def _checked(check: Check, reply: Reply) -> Verdict | None:
+    """The judge's verdict on a check's reply; what happened instead when there is no answer."""
     if not reply.ok:
-        return reply.detail or "no answer came back", check.board
-    data = {k: decode(v) if k in ("value", "move") else v for k, v in reply.data.items()}
+        return Verdict(reply.detail or "no answer came back")
+    data = {k: decode(v) if k in _DECODED else v for k, v in reply.data.items()}
     try:
         verdict = check.judge(data)
     except Exception as err:  # the reply is the submission's data: it may be any shape
-        return f"its answer could not be read ({type(err).__name__})", check.board
-    if isinstance(verdict, tuple):  # one of many positions asked at once: its own board
-        return verdict
-    return verdict, check.board
+        return Verdict(f"its answer could not be read ({type(err).__name__})")
+    return Verdict(verdict) if isinstance(verdict, str) else verdict
+
+
+_DECODED = ("value", "move", "fair_move")  # a check's reply: the values the student's code made
 
 
 def call_ply(pack: GamePack, side: str, pos: Any, call: Call) -> Ply:
@@ -557,7 +558,7 @@ class Referee:
         problem: str | None
         try:
             for index, check in enumerate(checks, 1):
-                board = check.board
+                board, explained_by = check.board, ""
                 if self.budget.exhausted:
                     problem, seconds, printed = self.budget.why(limits), 0.0, ""
                 else:
@@ -570,8 +571,12 @@ class Referee:
                         {"op": "check", **check.request}, limits.call_seconds, check.kind
                     )
                     self.budget.record(reply)
-                    (problem, board), seconds = _checked(check, reply), reply.seconds
-                    printed = reply.printed
+                    verdict, seconds, printed = _checked(check, reply), reply.seconds, reply.printed
+                    if verdict is not None:
+                        problem, explained_by = verdict.problem, verdict.explained_by
+                        board = verdict.board or check.board
+                    else:
+                        problem = None
                 done.append(
                     Checked(
                         check.criterion,
@@ -581,7 +586,7 @@ class Referee:
                         problem,
                         seconds,
                         printed,
-                        check.explained_by,
+                        explained_by,
                     )
                 )
         finally:

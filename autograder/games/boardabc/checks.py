@@ -23,7 +23,7 @@ from autograder.games.boardabc import tictactoe as ttt
 from autograder.games.connect4 import rules as c4rules
 from autograder.games.connect4.probes import has_full_column
 from autograder.games.connect4.rules import Position
-from autograder.games.pack import Check
+from autograder.games.pack import Check, Verdict
 
 __all__ = ["CRITERIA", "checks", "TTT_DEPTH", "C4_DEPTH", "DEPTH_CHECKED", "bound"]
 
@@ -39,7 +39,7 @@ ASKED = ("legal_moves", "is_win", "is_draw", "turn", "move")
 TTT_BOARDS, C4_BOARDS = 8, 6  # positions whose boards are checked, besides the fixed ones
 TTT_BEST, TTT_TACTICS, C4_DEPTHS = 8, 3, 2
 
-Judge = Callable[[Mapping[str, Any]], str | None | tuple[str, str]]
+Judge = Callable[[Mapping[str, Any]], str | Verdict | None]
 WIN_TTT, WIN_C4 = "tic-tac-toe is_win", "Connect Four is_win"  # kinds a search fault may follow
 
 
@@ -447,7 +447,7 @@ def _wins_judge(
 ) -> Judge:
     """Judges one batch of ``is_win`` answers: the first wrong one named with its board."""
 
-    def judge(reply: Mapping[str, Any]) -> str | None | tuple[str, str]:
+    def judge(reply: Mapping[str, Any]) -> str | Verdict | None:
         if (error := _error(reply)) is not None:
             return error
         said = reply.get("values")
@@ -467,14 +467,14 @@ def _wins_judge(
             f" ({others} more {'board' if others == 1 else 'boards'} wrong too)" if others else ""
         )
         if isinstance(value, str):
-            return f"{value}, on this board, where {what}{more}", board
+            return Verdict(f"{value}, on this board, where {what}{more}", board)
         if expected:
-            return (
+            return Verdict(
                 f"{name}.is_win misses the {direction}: it says no win on this board, where "
                 f"{what}{rows_note}{more}",
                 board,
             )
-        return (
+        return Verdict(
             f"{name}.is_win says a side has won on this board, where no line is complete "
             f"({what}{rows_note}){more}",
             board,
@@ -561,11 +561,33 @@ def _chapter_checks() -> list[Check]:
         made.append(Check("chapter", kind, "exercise 1", request, judge, ttt.render(pos)))
     for test, piles, column in CHAPTER_C4:
         board = c4.position([list(p) for p in piles], "R")
-        request = _c4_request(board, ask="best", depth=C4_DEPTH)
-        judge = _chapter_judge(test, "find_best_move(board, 3)", column, "move")
+        request = _c4_request(board, ask="best", depth=C4_DEPTH, fair=True)
+        judge = _explained(_chapter_judge(test, "find_best_move(board, 3)", column, "move"), WIN_C4)
         kind = f"exercise 2 {test}"
-        made.append(Check("chapter", kind, "exercise 2", request, judge, c4.render(board), WIN_C4))
+        made.append(Check("chapter", kind, "exercise 2", request, judge, c4.render(board)))
     return made
+
+
+def _explained(judge: Judge, win_kind: str) -> Judge:
+    """``judge``, and when the move was wrong but the same search on the same board with the
+    kit's own win test in place of the student's (the driver's ``fair_move``) plays a right
+    one, the verdict says so: the fault is ``is_win``'s, charged there and not here."""
+
+    def explained(reply: Mapping[str, Any]) -> str | Verdict | None:
+        verdict = judge(reply)
+        if verdict is None or "fair_move" not in reply:
+            return verdict
+        fair = reply["fair_move"]
+        if judge({"move": fair}) is not None:
+            return verdict
+        problem = verdict if isinstance(verdict, str) else verdict.problem
+        return Verdict(
+            f"{problem}; with a right is_win the same search plays {_shown(fair)}, a right "
+            "move: the fault is in is_win",
+            explained_by=win_kind,
+        )
+
+    return explained
 
 
 # ---- the checks --------------------------------------------------------------------------------
@@ -654,9 +676,10 @@ def _search_checks(rng: random.Random) -> list[Check]:
     made = []
 
     def add(kind: str, index: int, request: dict[str, Any], judge: Judge, board: str) -> None:
-        """A search check; on tic-tac-toe, a wrong ``is_win`` explains a wrong move."""
-        explained_by = WIN_TTT if kind.startswith("tic-tac-toe") else ""
-        made.append(Check("search", kind, f"{kind} {index}", request, judge, board, explained_by))
+        """A search check; on tic-tac-toe, also run with a right ``is_win`` (``fair``)."""
+        if kind.startswith("tic-tac-toe"):
+            request, judge = {**request, "fair": True}, _explained(judge, WIN_TTT)
+        made.append(Check("search", kind, f"{kind} {index}", request, judge, board))
 
     best = ttt.sample(
         rng,

@@ -50,6 +50,43 @@ _ONE_LETTERS = {"X": "F", "O": "S", "B": "F", "R": "S", " ": " "}
 _ONE_BACK = {"tictactoe": {"F": "X", "S": "O"}, "connectfour": {"F": "B", "S": "R"}}
 
 
+_LINES = {  # the game -> every line that wins, as (column, row) cells; tic-tac-toe's row 0
+    "tictactoe": [
+        [(s % 3, s // 3) for s in line]
+        for line in (
+            (0, 1, 2),
+            (3, 4, 5),
+            (6, 7, 8),
+            (0, 3, 6),
+            (1, 4, 7),
+            (2, 5, 8),
+            (0, 4, 8),
+            (2, 4, 6),
+        )
+    ],
+    "connectfour": [
+        [(c + dc * t, r + dr * t) for t in range(4)]
+        for dc, dr in ((0, 1), (1, 0), (1, 1), (1, -1))
+        for c in range(COLUMNS)
+        for r in range(ROWS)
+        if 0 <= c + dc * 3 < COLUMNS and 0 <= r + dr * 3 < ROWS
+    ],
+}
+
+
+def _won(cells: Any, game: str) -> bool:
+    """Whether a line is complete on the board read as ``cells`` (the kit's own win test)."""
+    if game == "tictactoe":
+        grid = [[cells[r * 3 + c] for r in range(3)] for c in range(3)]
+    else:
+        grid = cells
+    for line in _LINES[game]:
+        first = grid[line[0][0]][line[0][1]]
+        if first not in (None, " ") and all(grid[c][r] == first for c, r in line[1:]):
+            return True
+    return False
+
+
 class _Kind(NamedTuple):
     """How one game's boards are built: the book's own classes, or exercise 3's GameBoard."""
 
@@ -216,6 +253,30 @@ def make_handlers(
             board.__class__ = Counted
         return board
 
+    def fair(board: Any, game: str) -> Any:
+        """``board`` (a fresh one) as a subclass of its own class whose ``is_win`` is the
+        kit's; the boards its ``move`` returns too. None when that cannot be made."""
+        base = type(board)
+
+        class Fair(base):  # type: ignore[valid-type, misc]
+            @property
+            def is_win(self) -> bool:
+                return _won(cells(self, game), game)
+
+            def move(self, location: Any) -> Any:
+                child = base.move(self, location)
+                if type(child) is base:
+                    with suppress(BaseException):
+                        child.__class__ = Fair
+                return child
+
+        Fair.__name__ = Fair.__qualname__ = base.__name__
+        try:
+            board.__class__ = Fair
+        except BaseException:
+            return None
+        return board if cells(board, game) is not None else None
+
     def best(request: dict[str, Any], board: Any) -> dict[str, Any]:
         counter = [0]
         most = request.get("most")
@@ -226,12 +287,18 @@ def make_handlers(
             raw = module.find_best_move(board, request["depth"])
         except _TooMany:
             return {"ok": True, "stopped": True, "boards": counter[0]}
-        return {
+        said = {
             "ok": True,
             "move": encode(raw),
             "boards": counter[0] if most is not None else None,
             "changed": cells(board, request["game"]) != before,
         }
+        if request.get("fair"):  # the same search again, with the kit's win test
+            twin = fair(build(request), request["game"])
+            if twin is not None:
+                with suppress(Exception):
+                    said["fair_move"] = encode(module.find_best_move(twin, request["depth"]))
+        return said
 
     def ask(request: dict[str, Any], board: Any) -> dict[str, Any]:
         what = request["ask"]
