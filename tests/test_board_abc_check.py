@@ -176,3 +176,16 @@ def test_a_missing_file_is_the_reason_on_the_students_row(run_cli, tmp_path):
     )
     for name in ("_Unbuilt", "importlib", "_gcd_import"):
         assert name not in (out / "grades.csv").read_text()
+
+
+def test_a_file_that_fails_to_import_shows_the_students_line_not_the_kits(run_cli, tmp_path):
+    folder = _copy(SOLUTION, tmp_path, connectfour=("from enum import Enum\n", "import numpyy\n"))
+    results, stdout = _check(run_cli, folder, tmp_path)
+    report = json.dumps(results)
+    assert (
+        "find_best_move was not called: importing connectfour.py raised ModuleNotFoundError: "
+        "No module named 'numpyy' (line"
+    ) in report
+    assert "import numpyy" in report  # the student's own line
+    for kit in ("_Unbuilt", "<frozen", "importlib", "_gcd_import"):
+        assert kit not in report, kit

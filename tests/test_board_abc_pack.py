@@ -369,3 +369,28 @@ def test_four_canvas_attachments_are_one_attempt_and_no_packaging_problem(tmp_pa
     assert sorted(c.given for c in attached) == sorted(PACK.files[1:])
     submission = Submission(tmp_path, "x", attached=tuple(c.given for c in attached))
     assert packaging_problems(submission, RUBRIC.packaging_pattern, "", PACK.files) is None
+
+
+# ---- the files a submission must hold --------------------------------------------------------
+
+
+def test_a_missing_book_file_is_named_and_exercise_3s_gameboard_stands_for_two():
+    four = {name: (SOLUTION / name).read_bytes() for name in PACK.files}
+    assert PACK.missing(four) is None
+    without = {k: v for k, v in four.items() if k != "connectfour.py"}
+    assert PACK.missing(without) == (
+        "connectfour.py is missing: hand in minimax.py, board.py, tictactoe.py and "
+        "connectfour.py together (or, for the chapter's exercise 3, one GameBoard class for both "
+        "games in place of tictactoe.py and connectfour.py)"
+    )
+    alone = {"minimax.py": four["minimax.py"]}
+    assert PACK.missing(alone).startswith(  # type: ignore[union-attr]
+        "board.py, tictactoe.py and connectfour.py are missing: "
+    )
+    exercise3 = ROOT / "tests" / "data" / "board_abc_exercise3" / "gameboard.txt"
+    one_board = {
+        "minimax.py": four["minimax.py"],
+        "board.py": four["board.py"],
+        "gameboard.py": exercise3.read_bytes(),
+    }
+    assert PACK.missing(one_board) is None

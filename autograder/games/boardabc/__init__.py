@@ -47,8 +47,9 @@ def _missing(sources: Mapping[str, bytes]) -> str | None:
         absent.insert(0, "board.py")
     if not absent:
         return None
+    named = absent[0] if len(absent) == 1 else f"{', '.join(absent[:-1])} and {absent[-1]}"
     return (
-        f"{' and '.join(absent)} {'is' if len(absent) == 1 else 'are'} missing: hand in "
+        f"{named} {'is' if len(absent) == 1 else 'are'} missing: hand in "
         "minimax.py, board.py, tictactoe.py and connectfour.py together (or, for the chapter's "
         "exercise 3, one GameBoard class for both games in place of tictactoe.py and "
         "connectfour.py)"
