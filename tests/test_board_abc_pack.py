@@ -229,6 +229,14 @@ def test_a_missing_direction_is_named_with_its_board():
     assert check.judge({"values": expected}) is None
 
 
+def test_a_win_test_that_raises_is_shown_on_the_board_it_raised_on():
+    check = next(c for c in _wins("tictactoe") if "rows" in c.where)
+    third = check.request["positions"][2]
+    verdict = check.judge({"error": "is_win raised NotImplementedError: TODO 2", "at": 2})
+    assert verdict.problem.startswith("is_win raised NotImplementedError: TODO 2, on this board")
+    assert verdict.board == ttt.render(ttt.TicTacToe("".join(third["cells"]), third["turn"]))
+
+
 def test_a_win_test_that_sees_a_line_that_is_not_there_is_named():
     check = next(c for c in _wins("tictactoe") if "2-4-6" in c.where)
     asked = check.request["positions"]

@@ -449,6 +449,9 @@ def _wins_judge(
 
     def judge(reply: Mapping[str, Any]) -> str | Verdict | None:
         if (error := _error(reply)) is not None:
+            at = reply.get("at")
+            if isinstance(at, int) and 0 <= at < len(asked):
+                return Verdict(f"{error}, on this board, where {asked[at][1]}", asked[at][2])
             return error
         said = reply.get("values")
         if not isinstance(said, list) or len(said) != len(asked):
@@ -466,8 +469,6 @@ def _wins_judge(
         more = (
             f" ({others} more {'board' if others == 1 else 'boards'} wrong too)" if others else ""
         )
-        if isinstance(value, str):
-            return Verdict(f"{value}, on this board, where {what}{more}", board)
         if expected:
             return Verdict(
                 f"{name}.is_win misses the {direction}: it says no win on this board, where "

@@ -20,6 +20,7 @@ from builtins import (  # noqa: UP029
     Exception,
     bool,
     dict,
+    enumerate,
     getattr,
     int,
     isinstance,
@@ -253,35 +254,47 @@ def make_handlers(
             board.__class__ = Counted
         return board
 
-    def fair(board: Any, game: str) -> Any:
-        """``board`` (a fresh one) as a subclass of its own class whose ``is_win`` is the
-        kit's; the boards its ``move`` returns too. None when that cannot be made."""
+    def judged(board: Any, game: str, seen: list[int] | None) -> Any:
+        """``board`` as a subclass of its own class whose ``is_win`` is the kit's (``seen``
+        None), or the student's with each answer that differs from the kit's counted in
+        ``seen``; the boards its ``move`` returns too. None when that cannot be made."""
         base = type(board)
 
-        class Fair(base):  # type: ignore[valid-type, misc]
+        class Judged(base):  # type: ignore[valid-type, misc]
             @property
-            def is_win(self) -> bool:
-                return _won(cells(self, game), game)
+            def is_win(self) -> Any:
+                right = _won(cells(self, game), game)
+                if seen is None:
+                    return right
+                said = super().is_win
+                try:
+                    differs = bool(said) != right
+                except BaseException:
+                    differs = True
+                seen[0] += differs
+                return said
 
             def move(self, location: Any) -> Any:
                 child = base.move(self, location)
                 if type(child) is base:
                     with suppress(BaseException):
-                        child.__class__ = Fair
+                        child.__class__ = Judged
                 return child
 
-        Fair.__name__ = Fair.__qualname__ = base.__name__
+        Judged.__name__ = Judged.__qualname__ = base.__name__
         try:
-            board.__class__ = Fair
+            board.__class__ = Judged
         except BaseException:
             return None
         return board if cells(board, game) is not None else None
 
     def best(request: dict[str, Any], board: Any) -> dict[str, Any]:
-        counter = [0]
+        counter, seen = [0], [0]
         most = request.get("most")
         if most is not None:
             board = counted(board, counter, most)
+        elif request.get("fair"):  # the student's is_win, compared with the kit's on the way
+            board = judged(board, request["game"], seen) or build(request)
         before = cells(board, request["game"])
         try:
             raw = module.find_best_move(board, request["depth"])
@@ -293,8 +306,8 @@ def make_handlers(
             "boards": counter[0] if most is not None else None,
             "changed": cells(board, request["game"]) != before,
         }
-        if request.get("fair"):  # the same search again, with the kit's win test
-            twin = fair(build(request), request["game"])
+        if request.get("fair") and seen[0]:  # is_win was wrong on the search's path: the same
+            twin = judged(build(request), request["game"], None)  # search, with the kit's
             if twin is not None:
                 with suppress(Exception):
                     said["fair_move"] = encode(module.find_best_move(twin, request["depth"]))
@@ -321,22 +334,24 @@ def make_handlers(
         return {"ok": True, "value": encode(getattr(board, what))}
 
     def wins(request: dict[str, Any]) -> dict[str, Any]:
-        """``is_win`` on each of many positions in one call: True or False, else what went
-        wrong (a value of another type, an exception), in one sentence."""
+        """``is_win`` on each of many positions in one call: True or False each; else, at the
+        first that raised or gave another type, what went wrong and where (``at``)."""
         said: list[Any] = []
-        for one in request["positions"]:
+        name = None
+        for at, one in enumerate(request["positions"]):
             try:
-                raw = build({**one, "game": request["game"]}).is_win
+                board = build({**one, "game": request["game"]})
+                name = name or type(board).__name__
+                raw = board.is_win
             except _Unbuilt as err:
                 return {"ok": True, "error": str(err)}
             except BaseException as err:
-                said.append(f"is_win raised {error_text(err)}")
-                continue
-            if isinstance(raw, bool | int):
-                said.append(bool(raw))
-            else:
-                said.append(f"is_win should be True or False, got {repr(raw)[:80]}")
-        return {"ok": True, "values": said}
+                return {"ok": True, "error": f"is_win raised {error_text(err)}", "at": at}
+            if not isinstance(raw, bool | int):
+                shown = f"is_win should be True or False, got {repr(raw)[:80]}"
+                return {"ok": True, "error": shown, "at": at}
+            said.append(bool(raw))
+        return {"ok": True, "values": said, "board": name}
 
     def check(request: dict[str, Any]) -> dict[str, Any]:
         if request["ask"] == "wins":
