@@ -402,3 +402,21 @@ def test_a_missing_book_file_is_named_and_exercise_3s_gameboard_stands_for_two()
         "gameboard.py": exercise3.read_bytes(),
     }
     assert PACK.missing(one_board) is None
+
+
+def test_the_rubric_can_weight_the_chapters_tests(tmp_path: Path):
+    text = (Path(checks.__file__).parent / "rubric.toml").read_text()
+    text = text.replace("points = 30 ", "points = 24 ").replace(
+        "[chapter]              # the chapter's own unit tests (exercises 1 and 2), run on the "
+        "student's\npoints = 0",
+        "[chapter]\npoints = 6",
+    )
+    (tmp_path / "rubric.toml").write_text(text)
+    weighted = load_rubric(str(tmp_path / "rubric.toml"), PACK)
+    assert weighted.max_score == 100
+    tests = [c.kind for c in checks.checks(None, 0) if c.criterion == "chapter"]
+    session = _session(
+        *(_checked("chapter", kind, "wrong" if n % 2 else None) for n, kind in enumerate(tests))
+    )
+    chapter = next(c for c in score(session, weighted).criteria if c.id == "chapter")
+    assert (chapter.points, chapter.max_points) == (3, 6)  # 3 of the 6 tests pass
