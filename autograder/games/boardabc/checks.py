@@ -258,12 +258,6 @@ def _depth_judge(pos: Position, depth: int, most: int) -> Judge:
 # every seed, and legal-looking (the counts fit whose turn it is, Connect Four's pieces rest on
 # one another, no other line is complete).
 
-TTT_DIRECTIONS = {
-    "rows": "a row",
-    "columns": "a column",
-    "0-4-8": "a diagonal",
-    "2-4-6": "a diagonal",
-}
 C4_DIRECTIONS = (
     "vertical line",
     "horizontal line",
@@ -274,11 +268,14 @@ Cells = dict[tuple[int, int], str]  # (column, row from the bottom) -> "B" or "R
 
 
 def _ttt_direction(line: tuple[int, int, int]) -> str:
-    if line[1] - line[0] == 1:
-        return "rows"
-    if line[1] - line[0] == 3:
-        return "columns"
-    return "-".join(map(str, line))
+    """The line's group ("rows", "columns", "diagonal 0-4-8"), and its name in messages."""
+    step = {1: "row", 3: "column"}.get(line[1] - line[0], "diagonal")
+    return step + "s" if step != "diagonal" else f"diagonal {'-'.join(map(str, line))}"
+
+
+def _ttt_line_name(line: tuple[int, int, int]) -> str:
+    step = {1: "row", 3: "column"}.get(line[1] - line[0], "diagonal")
+    return f"{step} {'-'.join(map(str, line))}"
 
 
 def _ttt_near(pos: ttt.TicTacToe, line: tuple[int, ...], side: str, blocker: str) -> bool:
@@ -442,10 +439,10 @@ def _c4_line_positions(
     return found
 
 
-def _wins_judge(
-    game: str, direction: str, asked: list[tuple[bool, str, str]], rows_note: str
-) -> Judge:
-    """Judges one batch of ``is_win`` answers: the first wrong one named with its board."""
+def _wins_judge(game: str, asked: list[tuple[bool, str, str, str]], rows_note: str) -> Judge:
+    """Judges one batch of ``is_win`` answers, each asked as (whether a line is complete, what
+    the board shows, the board drawn, the line's name): the first wrong one named, with its
+    board."""
 
     def judge(reply: Mapping[str, Any]) -> str | Verdict | None:
         if (error := _error(reply)) is not None:
@@ -458,20 +455,20 @@ def _wins_judge(
             return f"is_win was asked about {len(asked)} boards and gave {_shown(said)}"
         name = str(reply.get("board") or ("TTTBoard" if game == "tictactoe" else "C4Board"))[:40]
         wrong = [
-            (value, expected, what, board)
-            for value, (expected, what, board) in zip(said, asked, strict=True)
+            (expected, what, board, line)
+            for value, (expected, what, board, line) in zip(said, asked, strict=True)
             if value is not expected
         ]
         if not wrong:
             return None
-        value, expected, what, board = wrong[0]
+        expected, what, board, line = wrong[0]
         others = len(wrong) - 1
         more = (
             f" ({others} more {'board' if others == 1 else 'boards'} wrong too)" if others else ""
         )
         if expected:
             return Verdict(
-                f"{name}.is_win misses the {direction}: it says no win on this board, where "
+                f"{name}.is_win misses the {line}: it says no win on this board, where "
                 f"{what}{rows_note}{more}",
                 board,
             )
@@ -487,19 +484,20 @@ def _wins_judge(
 def _line_checks() -> list[Check]:
     """One batched ``is_win`` check per direction of each game, over every line of it."""
     made = []
-    ttt_groups: dict[str, list[tuple[ttt.TicTacToe, bool, str]]] = {}
+    ttt_groups: dict[str, list[tuple[ttt.TicTacToe, bool, str, str]]] = {}
     for line in ttt.LINES:
-        ttt_groups.setdefault(_ttt_direction(line), []).extend(_ttt_line_positions(line))
+        ttt_groups.setdefault(_ttt_direction(line), []).extend(
+            (pos, won, what, _ttt_line_name(line)) for pos, won, what in _ttt_line_positions(line)
+        )
     for direction, found in ttt_groups.items():
-        shown = direction if direction in ("rows", "columns") else f"diagonal {direction}"
         request = {
             "game": "tictactoe",
             "ask": "wins",
-            "positions": [{"cells": list(p.cells), "turn": p.turn} for p, _, _ in found],
+            "positions": [{"cells": list(p.cells), "turn": p.turn} for p, *_ in found],
         }
-        asked = [(won, what, ttt.render(p)) for p, won, what in found]
-        judge = _wins_judge("tictactoe", shown, asked, "")
-        where = f"tic-tac-toe {shown}: each line complete for X, for O, and nearly"
+        asked = [(won, what, ttt.render(p), name) for p, won, what, name in found]
+        judge = _wins_judge("tictactoe", asked, "")
+        where = f"tic-tac-toe {direction}: each line complete for X, for O, and nearly"
         made.append(Check("boards", WIN_TTT, where, request, judge, ttt.render(found[0][0])))
     c4_groups: dict[str, list[tuple[list[list[str]], str, bool, str]]] = {}
     for index, segment in enumerate(SEGMENTS):
@@ -511,11 +509,10 @@ def _line_checks() -> list[Check]:
             "positions": [{"columns": piles, "turn": turn} for piles, turn, _, _ in piled],
         }
         asked = [
-            (won, what, c4.render(c4.position(piles, turn))) for piles, turn, won, what in piled
+            (won, what, c4.render(c4.position(piles, turn)), direction)
+            for piles, turn, won, what in piled
         ]
-        judge = _wins_judge(
-            "connectfour", direction, asked, " (rows count from the bottom, from 0)"
-        )
+        judge = _wins_judge("connectfour", asked, " (rows count from the bottom, from 0)")
         lines = sum(won for *_, won, _ in piled) // 2
         where = f"Connect Four, every {direction} ({lines}), for B, for R, and nearly"
         board = c4.render(c4.position(piled[0][0], piled[0][1]))
