@@ -33,6 +33,7 @@ from autograder.classroom.intake import (
     choose_assignment,
     holds_files,
     open_submission,
+    require_files,
 )
 from autograder.classroom.records import Entry, Record
 from autograder.classroom.submission import grade_submission
@@ -74,6 +75,7 @@ def _open(args: argparse.Namespace, work: str) -> tuple[Submission, Assignment, 
     files = next((pack.files for pack in PACKS.values() if pack.files[0] == main), ())
     submission = open_submission(Path(args.submission), Path(work), main, files)
     assignment, how = choose_assignment(args.assignment, submission, main)
+    require_files(submission, assignment.pack)
     return submission, assignment, (how,) if how else ()
 
 

@@ -23,7 +23,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from autograder.classroom.fingerprint import Fingerprint, content_digest, kit_version
-from autograder.classroom.intake import Submission, open_submission
+from autograder.classroom.intake import Submission, open_submission, require_files
 from autograder.classroom.records import (
     STATUS_ERROR,
     STATUS_GRADED,
@@ -247,16 +247,17 @@ def _grade_one(
             submission = open_submission(
                 entry.path, Path(work.name), assignment.main_file, assignment.pack.files
             )
+            submission = replace(
+                submission,
+                label=entry.source if entry.attached else entry.path.name,
+                attached=entry.attached,
+                late=entry.late,
+            )
+            require_files(submission, assignment.pack)
         except GraderError as err:
             record = _error_record(entry, str(err), rubric.max_score, time.monotonic() - job.began)
             feedback, results = _error_feedback(record, assignment.pack.title, job.reproduce)
             return _save(job, record, feedback, results, out)
-        submission = replace(
-            submission,
-            label=entry.source if entry.attached else entry.path.name,
-            attached=entry.attached,
-            late=entry.late,
-        )
         graded = grade_submission(
             submission,
             assignment,

@@ -28,12 +28,13 @@ from autograder.games import (
     infer_assignment,
     player_classes,
 )
-from autograder.games.pack import Assignment
+from autograder.games.pack import Assignment, GamePack
 from autograder.play.untrusted import clean
 
 __all__ = [
     "Submission",
     "open_submission",
+    "require_files",
     "choose_assignment",
     "packaging_problems",
     "is_junk",
@@ -340,6 +341,24 @@ def open_submission(
     except OSError as err:
         raise GraderError(f"cannot read {label}: {err.strerror or err}") from None
     raise GraderError(f"{label} is not a {main}, a folder or a zip; submit {main}")
+
+
+def require_files(submission: Submission, pack: GamePack) -> None:
+    """Refuse a submission that lacks one of the homework's files (the book's four), in one
+    sentence naming it and what to hand in.
+
+    :raises GraderError: when the pack says a file is missing.
+    """
+    sources = {}
+    try:
+        for found in sorted(submission.source_dir.glob("*.py")):
+            if found.is_file() and not found.is_symlink():
+                sources[found.name] = found.read_bytes()
+    except OSError as err:
+        raise GraderError(f"cannot read {submission.label}: {err.strerror or err}") from None
+    problem = pack.missing(sources)
+    if problem is not None:
+        raise GraderError(f"{submission.label}: {problem}")
 
 
 def holds_files(path: Path, files: tuple[str, ...]) -> bool:

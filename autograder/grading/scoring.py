@@ -310,8 +310,10 @@ def _tactics(session: Session, rubric: Rubric) -> tuple[Criterion, ...]:
 def _checks(session: Session, rubric: Rubric) -> tuple[Criterion, ...]:
     """The pack's check criteria: each kind of check (tic-tac-toe ``is_draw``, say) earns an
     equal share when every check of that kind is right; the summary names each kind that
-    failed, with a board each."""
+    failed, with a board each. A kind whose every failure is explained by another kind that
+    failed (a search on a board whose win test is wrong) is reported and not charged twice."""
     criteria = []
+    failing = {c.kind for c in session.checks if c.problem is not None}
     for ident, name, best in rubric.checks:
         mine = [c for c in session.checks if c.criterion == ident]
         kinds: dict[str, list[Checked]] = {}
@@ -320,10 +322,20 @@ def _checks(session: Session, rubric: Rubric) -> tuple[Criterion, ...]:
         if not kinds:
             criteria.append(Criterion(ident, name, 0, best, "nothing was checked"))
             continue
-        share = sum(all(c.problem is None for c in asked) for asked in kinds.values()) / len(kinds)
         failed = {k: [c for c in asked if c.problem] for k, asked in kinds.items()}
+        explained = {
+            kind: wrong[0].explained_by
+            for kind, wrong in failed.items()
+            if wrong and all(c.explained_by and c.explained_by in failing for c in wrong)
+        }
+        share = sum(not failed[k] or k in explained for k in kinds) / len(kinds)
         parts = [
             f"{kind}: {len(wrong)} of {len(kinds[kind])} wrong"
+            + (
+                f", not charged: the {explained[kind]} fault explains it"
+                if kind in explained
+                else ""
+            )
             for kind, wrong in failed.items()
             if wrong
         ]

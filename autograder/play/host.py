@@ -343,6 +343,8 @@ class PlayerProcess:
         detail = f"{doing} raised {data.get('error', 'an error')}"
         if data.get("kind") == "exit":
             detail = f"{doing} tried to end the program: {data.get('error', '')}"
+        if data.get("kind") == "unbuilt":  # the driver could not set the call up: it says why
+            detail = f"{doing} was not called: {data.get('error', '')}"
         return Reply(Status.ERROR, data, seconds, printed, detail, cpu)
 
     def _violation(self, what: str, began: float, doing: str) -> Reply:

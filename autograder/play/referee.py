@@ -21,6 +21,7 @@ from autograder.games.pack import (
     GamePack,
     MoveError,
     Opponent,
+    Verdict,
     move_marks,
 )
 from autograder.games.tactics import tactic_positions
@@ -133,6 +134,7 @@ class Checked:
     problem: str | None
     seconds: float
     printed: str = ""
+    explained_by: str = ""  # the verdict's: a kind of check whose fault explains this one
 
 
 @dataclass(frozen=True)
@@ -236,15 +238,19 @@ def _judge(assignment: Assignment, where: str, pos: Any, reply: Reply) -> Call:
     )
 
 
-def _checked(check: Check, reply: Reply) -> str | None:
+def _checked(check: Check, reply: Reply) -> Verdict | None:
     """The judge's verdict on a check's reply; what happened instead when there is no answer."""
     if not reply.ok:
-        return reply.detail or "no answer came back"
-    data = {k: decode(v) if k in ("value", "move") else v for k, v in reply.data.items()}
+        return Verdict(reply.detail or "no answer came back")
+    data = {k: decode(v) if k in _DECODED else v for k, v in reply.data.items()}
     try:
-        return check.judge(data)
+        verdict = check.judge(data)
     except Exception as err:  # the reply is the submission's data: it may be any shape
-        return f"its answer could not be read ({type(err).__name__})"
+        return Verdict(f"its answer could not be read ({type(err).__name__})")
+    return Verdict(verdict) if isinstance(verdict, str) else verdict
+
+
+_DECODED = ("value", "move", "fair_move")  # a check's reply: the values the student's code made
 
 
 def call_ply(pack: GamePack, side: str, pos: Any, call: Call) -> Ply:
@@ -552,6 +558,7 @@ class Referee:
         problem: str | None
         try:
             for index, check in enumerate(checks, 1):
+                board, explained_by = check.board, ""
                 if self.budget.exhausted:
                     problem, seconds, printed = self.budget.why(limits), 0.0, ""
                 else:
@@ -564,16 +571,22 @@ class Referee:
                         {"op": "check", **check.request}, limits.call_seconds, check.kind
                     )
                     self.budget.record(reply)
-                    problem, seconds, printed = _checked(check, reply), reply.seconds, reply.printed
+                    verdict, seconds, printed = _checked(check, reply), reply.seconds, reply.printed
+                    if verdict is not None:
+                        problem, explained_by = verdict.problem, verdict.explained_by
+                        board = verdict.board or check.board
+                    else:
+                        problem = None
                 done.append(
                     Checked(
                         check.criterion,
                         check.kind,
                         check.where,
-                        check.board,
+                        board,
                         problem,
                         seconds,
                         printed,
+                        explained_by,
                     )
                 )
         finally:
