@@ -20,10 +20,11 @@ from autograder.games.pack import (
     Check,
     GamePack,
     MoveError,
+    Noted,
     Opponent,
     move_marks,
 )
-from autograder.games.tactics import tactic_positions
+from autograder.games.tactics import Exact, Probe, tactic_positions
 from autograder.play.host import PlayerProcess, Reply, Status
 from autograder.play.launch import Launch, Limits
 from autograder.play.protocol import cut_size, decode
@@ -133,6 +134,7 @@ class Checked:
     problem: str | None
     seconds: float
     printed: str = ""
+    note: Noted | None = None  # a right answer's remark, reported (see ``Noted``)
 
 
 @dataclass(frozen=True)
@@ -148,7 +150,7 @@ class Session:
     games: tuple[Game, ...] = ()
     probes: tuple[Call, ...] = ()
     protections: tuple[str, ...] = ()  # the sandbox layers that were active, for the report
-    tactics: tuple[tuple[str, Call], ...] = ()  # (kind, the call) for each tactical probe
+    tactics: tuple[tuple[Probe, Call], ...] = ()  # (the probe, the call) for each tactical probe
     checks: tuple[Checked, ...] = ()  # the pack's checks, where it has any
 
     @property
@@ -236,7 +238,7 @@ def _judge(assignment: Assignment, where: str, pos: Any, reply: Reply) -> Call:
     )
 
 
-def _checked(check: Check, reply: Reply) -> str | None:
+def _checked(check: Check, reply: Reply) -> str | Noted | None:
     """The judge's verdict on a check's reply; what happened instead when there is no answer."""
     if not reply.ok:
         return reply.detail or "no answer came back"
@@ -549,11 +551,11 @@ class Referee:
         that check's problem, in one sentence."""
         limits, done = self.limits, []
         proc: PlayerProcess | None = None
-        problem: str | None
         try:
             for index, check in enumerate(checks, 1):
+                verdict: str | Noted | None
                 if self.budget.exhausted:
-                    problem, seconds, printed = self.budget.why(limits), 0.0, ""
+                    verdict, seconds, printed = self.budget.why(limits), 0.0, ""
                 else:
                     if proc is None or proc.dead is not None:
                         if proc is not None:
@@ -564,16 +566,18 @@ class Referee:
                         {"op": "check", **check.request}, limits.call_seconds, check.kind
                     )
                     self.budget.record(reply)
-                    problem, seconds, printed = _checked(check, reply), reply.seconds, reply.printed
+                    verdict, seconds, printed = _checked(check, reply), reply.seconds, reply.printed
+                noted = verdict if isinstance(verdict, Noted) else None
                 done.append(
                     Checked(
                         check.criterion,
                         check.kind,
                         check.where,
                         check.board,
-                        problem,
+                        verdict if isinstance(verdict, str) else None,
                         seconds,
                         printed,
+                        noted,
                     )
                 )
         finally:
@@ -677,8 +681,11 @@ def run_session(
     spawn: Spawner | None = None,
     label: str | None = None,
     deadline: float | None = None,
+    exact: Exact | None = None,
 ) -> Session:
-    """Grade-ready records for the submission in ``source_dir``: probes first, then the games."""
+    """Grade-ready records for the submission in ``source_dir``: probes first, then the games.
+    ``exact`` solves tactical positions (from the oracle, a layer above): the tactical probes
+    are then positions it solves, each with every move's outcome for scoring to judge by."""
     referee = Referee(
         spawn or default_spawner(source_dir, assignment, plan.limits),
         assignment,
@@ -698,9 +705,9 @@ def run_session(
     probes, load_error, import_printed = referee.ask(positions)
     if load_error is not None:
         return replace(base, load_error=load_error, import_printed=import_printed)
-    found = tactic_positions(assignment.pack, assignment.variant, seed, plan.tactics)
-    asked, _, _ = referee.ask([pos for _, pos in found], "tactic")
-    tactics = tuple((kind, call) for (kind, _), call in zip(found, asked, strict=False))
+    found = tactic_positions(assignment.pack, assignment.variant, seed, plan.tactics, exact)
+    asked, _, _ = referee.ask([probe.position for probe in found], "tactic")
+    tactics = tuple(zip(found, asked, strict=False))
     # The checks ask other parts of the homework: timeouts in moves do not use up theirs.
     checker = replace(referee, budget=Budget(plan.timeouts_before_giving_up, deadline))
     checks = tuple(checker.check(assignment.pack.checks(assignment.variant, seed)))
