@@ -152,7 +152,7 @@ def judge(pack: GamePack, probe: Probe, move: Any) -> Verdict:
         if kind == "win in 1" and _lets_win(pack, pos, move):
             return Verdict(
                 MISSED,
-                f"{_named(pack, now)} won at once; {pack.move_name(move)} lets the opponent win "
+                f"{_named(pack, now)} wins at once; {pack.move_name(move)} lets the opponent win "
                 "next move",
             )
         return Verdict(
@@ -174,12 +174,12 @@ def judge(pack: GamePack, probe: Probe, move: Any) -> Verdict:
         return Verdict(SOLVED)
     keep = [m for m in legal if values.get(m) == best]
     if kind == "win in 1":
-        right = f"{_named(pack, now)} won at once"
+        right = f"{_named(pack, now)} wins at once"
         others = [m for m in keep if m not in now]
         if others:
-            right += f" ({_named(pack, others)} also kept a forced win)"
+            right += f" ({_named(pack, others)} also keeps a forced win)"
     else:
-        right = f"{_named(pack, keep)} kept the {best}"
+        right = f"{_named(pack, keep)} keeps the {best}"
     after = {"loss": "a loss", "draw": "a draw", "win": "a win"}[mine or "loss"]
     return Verdict(
         MISSED,
