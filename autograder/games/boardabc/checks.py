@@ -252,11 +252,11 @@ def _block_judge(pos: ttt.TicTacToe) -> Judge:
             return square
         if square in keep:
             return None
-        stopped = "did not block" if ttt.winning_moves(ttt.play(pos, square)) else "blocked"
+        blocked = not ttt.winning_moves(ttt.play(pos, square))
+        did = f"blocked, yet {pos.turn} {_after(pos, square)}" if blocked else "did not block"
         return (
             f"{ttt.other(pos.turn)} wins next at {threats}; find_best_move played {square} and "
-            f"{stopped}, but {pos.turn} {_after(pos, square)}; {keep} keep the "
-            f"{_OUTCOME[ttt.value(pos)]}"
+            f"{did}; {keep} keep the {_OUTCOME[ttt.value(pos)]}"
         )
 
     return judge
