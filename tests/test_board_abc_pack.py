@@ -148,9 +148,11 @@ def test_a_missed_block_names_the_threat():
     blocks = [s for s in ttt.legal_moves(pos) if not ttt.winning_moves(ttt.play(pos, s))]
     missed = next(s for s in ttt.legal_moves(pos) if s not in blocks)
     assert check.judge({"move": blocks[0]}) is None
+    keep = [s for s in ttt.legal_moves(pos) if -ttt.value(ttt.play(pos, s)) == ttt.value(pos)]
+    outcome = {1: "win", 0: "draw"}[ttt.value(pos)]  # never a block lost whatever is played
     assert check.judge({"move": missed}) == (
         f"{ttt.other(pos.turn)} wins next at {threat}; find_best_move played {missed} and did "
-        "not block"
+        f"not block; {keep} keep the {outcome}"
     )
     assert check.judge({"move": True}) == "find_best_move returned True, not a square number"
 
