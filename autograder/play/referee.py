@@ -684,8 +684,9 @@ def run_session(
     exact: Exact | None = None,
 ) -> Session:
     """Grade-ready records for the submission in ``source_dir``: probes first, then the games.
-    ``exact`` solves tactical positions (from the oracle, a layer above): the tactical probes
-    are then positions it solves, each with every move's outcome for scoring to judge by."""
+    ``exact`` solves tactical positions (the caller's: ``oracle.player.tactics_solver``): the
+    tactical probes are then positions it solves, each with every move's outcome for scoring
+    to judge by."""
     referee = Referee(
         spawn or default_spawner(source_dir, assignment, plan.limits),
         assignment,
