@@ -189,3 +189,56 @@ def test_a_file_that_fails_to_import_shows_the_students_line_not_the_kits(run_cl
     assert "import numpyy" in report  # the student's own line
     for kit in ("_Unbuilt", "<frozen", "importlib", "_gcd_import"):
         assert kit not in report, kit
+
+
+# The chapter's minimax.py, as printed (its comments translated): a finished game scores
+# evaluate(), the same for a win now and a win later.
+BOOK_MINIMAX = """from __future__ import annotations
+from board import Piece, Board, Move
+
+
+def minimax(board: Board, maximizing: bool, original_player: Piece, max_depth: int = 8) -> float:
+    # base case: a finished game or the maximum depth
+    if board.is_win or board.is_draw or max_depth == 0:
+        return board.evaluate(original_player)
+
+    # recursive case: maximize your gain or minimize the opponent's
+    if maximizing:
+        best_eval: float = float("-inf")
+        for move in board.legal_moves:
+            result: float = minimax(board.move(move), False, original_player, max_depth - 1)
+            best_eval = max(result, best_eval)
+        return best_eval
+    else:
+        worst_eval: float = float("inf")
+        for move in board.legal_moves:
+            result = minimax(board.move(move), True, original_player, max_depth - 1)
+            worst_eval = min(result, worst_eval)
+        return worst_eval
+
+
+def find_best_move(board: Board, max_depth: int = 8) -> Move:
+    best_eval: float = float("-inf")
+    best_move: Move = Move(-1)
+    for move in board.legal_moves:
+        result: float = minimax(board.move(move), False, board.turn, max_depth)
+        if result > best_eval:
+            best_eval = result
+            best_move = move
+    return best_move
+"""
+
+
+def test_the_books_minimax_keeps_every_point_when_it_takes_a_later_forced_win(run_cli, tmp_path):
+    """In seed 0's third tic-tac-toe win in 1, square 6 wins at once and square 0 wins by force
+    later; the book's minimax, which scores both alike, plays 0. That keeps the win: reported
+    with the sooner square, not charged (the rubric does not prefer the sooner win)."""
+    folder = _copy(SOLUTION, tmp_path)
+    (folder / "minimax.py").write_text(BOOK_MINIMAX)
+    results, stdout = _check(run_cli, folder, tmp_path)
+    assert _scores(results)["search"] == 25, stdout
+    assert results["score"] == 100, stdout
+    assert (
+        "tic-tac-toe win in 1 3: find_best_move played 0, which keeps the forced win; a sooner "
+        "win was available at [6] (wins at once); not charged"
+    ) in stdout

@@ -150,9 +150,11 @@ def test_a_missed_block_names_the_threat():
     blocks = [s for s in ttt.legal_moves(pos) if not ttt.winning_moves(ttt.play(pos, s))]
     missed = next(s for s in ttt.legal_moves(pos) if s not in blocks)
     assert check.judge({"move": blocks[0]}) is None
+    keep = [s for s in ttt.legal_moves(pos) if -ttt.value(ttt.play(pos, s)) == ttt.value(pos)]
+    outcome = {1: "win", 0: "draw"}[ttt.value(pos)]  # never a block lost whatever is played
     assert check.judge({"move": missed}) == (
         f"{ttt.other(pos.turn)} wins next at {threat}; find_best_move played {missed} and did "
-        "not block"
+        f"not block; {keep} keep the {outcome}"
     )
     assert check.judge({"move": True}) == "find_best_move returned True, not a square number"
 
@@ -292,7 +294,7 @@ def test_a_wrong_search_move_is_explained_only_when_a_right_win_test_puts_it_rig
     missed = next(s for s in ttt.legal_moves(pos) if s not in blocks)
     assert check.judge({"move": missed, "fair_move": blocks[0]}).explained_by == checks.WIN_TTT
     own_fault = check.judge({"move": missed, "fair_move": missed})
-    assert isinstance(own_fault, str) and own_fault.endswith("and did not block")
+    assert isinstance(own_fault, str) and "played 3 and did not block; [1] keep" in own_fault
     assert check.judge({"move": blocks[0], "fair_move": missed}) is None
 
 

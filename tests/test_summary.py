@@ -12,11 +12,12 @@ import pytest
 from autograder.classroom.records import STATUS_ERROR, STATUS_GRADED, Record
 from autograder.classroom.summary import SUMMARY_FILES, write_summary
 from autograder.grading.rubric import load_rubric
-from tests.conftest import COURSE_TOML, TEEKO, course_rubric
+from tests.conftest import COURSE_TOML, TEEKO, assignment, course_rubric
 
 SVG = "{http://www.w3.org/2000/svg}"
 FULL = {"rules": 25, "state": 10, "format": 10, "time": 25, "wins": 30, "output": 0, "packaging": 0}
 TITLE = "HW8 Teeko2"
+CONNECT4 = assignment("connect4").pack
 
 
 def _graded(student: str, score: float, slowest: float | None = 0.5, **changes: float) -> Record:
@@ -264,3 +265,31 @@ def test_a_quiet_machine_and_no_notes_give_no_warnings(tmp_path):
 def test_notes_for_the_instructor_are_warnings_escaped(tmp_path):
     md = _write(CLASS, tmp_path, notes=["roster: no row for | x <b>"])["summary.md"]
     assert "- roster: no row for \\| x \\<b\\>" in md
+
+
+def test_tactics_are_passed_as_the_students_feedback_counts_them(tmp_path):
+    """Tactics reported without points: a student who answered 4 of 6 right has not passed
+    them, though 0 of 0 points is "full points"; the class's total is the students' own."""
+    rubric = load_rubric(None, CONNECT4)
+    assert rubric.max_points("tactics") == 10
+    reported = dataclasses.replace(rubric, tactics_points=0)
+    records = [
+        dataclasses.replace(_graded("ann", 100, tactics=0), tallies={"tactics": [6, 6]}),
+        dataclasses.replace(_graded("ben", 100, tactics=0), tallies={"tactics": [4, 6]}),
+        dataclasses.replace(_graded("cal", 100, tactics=0), tallies={"tactics": [5, 6]}),
+    ]
+    files = _write(records, tmp_path, rubric=reported)
+    md = files["summary.md"]
+    assert "| tactics (win in 1, block) | `tactics` | 0 | 1/3 | 33% |" in md
+    assert "- tactics (win in 1, block): answered right, all students: 15 of 18" in md
+    assert "The tactics are passed when every tactical position was answered right" in md
+    assert "15 of 18" in files["summary.html"]
+
+
+def test_records_without_tallies_are_passed_by_their_points(tmp_path):
+    """Records written before tallies were kept: the tactics pass by points, as before."""
+    rubric = load_rubric(None, CONNECT4)
+    records = [_graded("ann", 100, tactics=10), _graded("ben", 95, tactics=5)]
+    md = _write(records, tmp_path, rubric=rubric)["summary.md"]
+    assert "| tactics (win in 1, block) | `tactics` | 10 | 1/2 | 50% |" in md
+    assert "answered right, all students" not in md

@@ -57,6 +57,8 @@ class Record:
     measured_again: int = 0  # slow calls measured again alone after the batch
     games: list[dict[str, Any]] = field(default_factory=list)  # every game, move by move
     leaderboard: dict[str, float] = field(default_factory=dict)  # figure -> value, if asked
+    # criterion id -> [right, asked] for a criterion of many questions (the tactics)
+    tallies: dict[str, list[int]] = field(default_factory=dict)
 
     def to_json(self) -> str:
         return json.dumps(asdict(self), indent=2, sort_keys=True) + "\n"

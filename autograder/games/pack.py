@@ -21,6 +21,7 @@ __all__ = [
     "GamePack",
     "Check",
     "Verdict",
+    "Noted",
     "move_marks",
     "Assignment",
     "Variant",
@@ -92,10 +93,21 @@ class Verdict:
 
 
 @dataclass(frozen=True)
+class Noted:
+    """A check's answer that is right but worth a remark in the report, not charged; when
+    ``sooner``, the remark is that a sooner win was there, charged if the rubric prefers the
+    sooner win (``[tactics] prefer_sooner``)."""
+
+    note: str
+    sooner: bool = False
+
+
+@dataclass(frozen=True)
 class Check:
     """One question to the student's code that is not a move: the ``request`` (plain data) goes
     to the driver's ``check`` handler in the sandbox, and ``judge`` (pure, in the grader) reads
-    the reply: None when it is right, else one sentence saying what is wrong. A value the
+    the reply: None when it is right, a :class:`Noted` when it is right with a remark, else
+    one sentence saying what is wrong. A value the
     student's code returned travels under ``value`` or ``move``, encoded as a move is
     (``protocol.encode``); the judge sees it decoded. A :class:`Verdict` says more: the board
     of the one position reported when many were asked at once, or what explains the fault."""
@@ -104,7 +116,7 @@ class Check:
     kind: str  # what it asks, for the summary: "tic-tac-toe is_win"
     where: str  # which one, for reports: "tic-tac-toe position 3"
     request: Mapping[str, Any]
-    judge: Callable[[Mapping[str, Any]], str | Verdict | None]
+    judge: Callable[[Mapping[str, Any]], str | Verdict | Noted | None]
     board: str = ""  # the position it asks about, drawn for reports
 
 
@@ -150,6 +162,7 @@ class GamePack:
     parse_variant: Callable[[str], Any | None] = lambda name: None
     goal: str = "goal"  # what wins, in reports: "you completed a goal on ply 9"
     move_call: str = "make_move"  # the student's function the referee's move requests call
+    move_name: Callable[[Any], str] = str  # M -> the move in reports' words: "column 3"
     # -- checks: the student's code asked questions other than a move (the book's boards) ---
     check_criteria: Mapping[str, str] = field(default_factory=dict)  # id -> name in reports
     checks: Callable[[Any, int], Sequence[Check]] = lambda variant, seed: ()  # V, seed

@@ -20,11 +20,12 @@ from autograder.games.pack import (
     Check,
     GamePack,
     MoveError,
+    Noted,
     Opponent,
     Verdict,
     move_marks,
 )
-from autograder.games.tactics import tactic_positions
+from autograder.games.tactics import Exact, Probe, tactic_positions
 from autograder.play.host import PlayerProcess, Reply, Status
 from autograder.play.launch import Launch, Limits
 from autograder.play.protocol import cut_size, decode
@@ -135,6 +136,7 @@ class Checked:
     seconds: float
     printed: str = ""
     explained_by: str = ""  # the verdict's: a kind of check whose fault explains this one
+    note: Noted | None = None  # a right answer's remark, reported (see ``Noted``)
 
 
 @dataclass(frozen=True)
@@ -150,7 +152,7 @@ class Session:
     games: tuple[Game, ...] = ()
     probes: tuple[Call, ...] = ()
     protections: tuple[str, ...] = ()  # the sandbox layers that were active, for the report
-    tactics: tuple[tuple[str, Call], ...] = ()  # (kind, the call) for each tactical probe
+    tactics: tuple[tuple[Probe, Call], ...] = ()  # (the probe, the call) for each tactical probe
     checks: tuple[Checked, ...] = ()  # the pack's checks, where it has any
 
     @property
@@ -238,7 +240,7 @@ def _judge(assignment: Assignment, where: str, pos: Any, reply: Reply) -> Call:
     )
 
 
-def _checked(check: Check, reply: Reply) -> Verdict | None:
+def _checked(check: Check, reply: Reply) -> Verdict | Noted | None:
     """The judge's verdict on a check's reply; what happened instead when there is no answer."""
     if not reply.ok:
         return Verdict(reply.detail or "no answer came back")
@@ -555,12 +557,11 @@ class Referee:
         that check's problem, in one sentence."""
         limits, done = self.limits, []
         proc: PlayerProcess | None = None
-        problem: str | None
         try:
             for index, check in enumerate(checks, 1):
-                board, explained_by = check.board, ""
+                verdict: Verdict | Noted | None
                 if self.budget.exhausted:
-                    problem, seconds, printed = self.budget.why(limits), 0.0, ""
+                    verdict, seconds, printed = Verdict(self.budget.why(limits)), 0.0, ""
                 else:
                     if proc is None or proc.dead is not None:
                         if proc is not None:
@@ -572,21 +573,18 @@ class Referee:
                     )
                     self.budget.record(reply)
                     verdict, seconds, printed = _checked(check, reply), reply.seconds, reply.printed
-                    if verdict is not None:
-                        problem, explained_by = verdict.problem, verdict.explained_by
-                        board = verdict.board or check.board
-                    else:
-                        problem = None
+                failed = verdict if isinstance(verdict, Verdict) else None
                 done.append(
                     Checked(
                         check.criterion,
                         check.kind,
                         check.where,
-                        board,
-                        problem,
+                        failed.board or check.board if failed else check.board,
+                        failed.problem if failed else None,
                         seconds,
                         printed,
-                        explained_by,
+                        failed.explained_by if failed else "",
+                        verdict if isinstance(verdict, Noted) else None,
                     )
                 )
         finally:
@@ -690,8 +688,12 @@ def run_session(
     spawn: Spawner | None = None,
     label: str | None = None,
     deadline: float | None = None,
+    exact: Exact | None = None,
 ) -> Session:
-    """Grade-ready records for the submission in ``source_dir``: probes first, then the games."""
+    """Grade-ready records for the submission in ``source_dir``: probes first, then the games.
+    ``exact`` solves tactical positions (the caller's: ``oracle.player.tactics_solver``): the
+    tactical probes are then positions it solves, each with every move's outcome for scoring
+    to judge by."""
     referee = Referee(
         spawn or default_spawner(source_dir, assignment, plan.limits),
         assignment,
@@ -711,9 +713,9 @@ def run_session(
     probes, load_error, import_printed = referee.ask(positions)
     if load_error is not None:
         return replace(base, load_error=load_error, import_printed=import_printed)
-    found = tactic_positions(assignment.pack, assignment.variant, seed, plan.tactics)
-    asked, _, _ = referee.ask([pos for _, pos in found], "tactic")
-    tactics = tuple((kind, call) for (kind, _), call in zip(found, asked, strict=False))
+    found = tactic_positions(assignment.pack, assignment.variant, seed, plan.tactics, exact)
+    asked, _, _ = referee.ask([probe.position for probe in found], "tactic")
+    tactics = tuple(zip(found, asked, strict=False))
     # The checks ask other parts of the homework: timeouts in moves do not use up theirs.
     checker = replace(referee, budget=Budget(plan.timeouts_before_giving_up, deadline))
     checks = tuple(checker.check(assignment.pack.checks(assignment.variant, seed)))

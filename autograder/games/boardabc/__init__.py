@@ -87,6 +87,7 @@ PACK = GamePack(
     clicks=view.clicks,
     solution=lambda variant: "solution/board-abc/minimax.py",
     goal="line",
+    move_name=lambda column: f"column {column}",
     move_call=CALL,
     check_criteria=checks.CRITERIA,
     checks=checks.checks,

@@ -6,8 +6,9 @@ Two criteria (their points come from the rubric):
   on seeded positions, against the kit's engines: ``legal_moves``, ``is_win``, ``is_draw``,
   ``turn``, and ``move`` returning a new, right board without changing the old one;
 - ``search``: ``find_best_move`` on tic-tac-toe, judged exactly (every reachable position is
-  solved): it keeps a won or drawn position's value, takes a win in one and blocks a threat;
-  on Connect Four it stops at ``max_depth`` (the kit counts the boards it creates).
+  solved): it keeps a won or drawn position's value, takes a win in one (a move that keeps the
+  forced win instead is reported, not charged) and blocks a threat; on Connect Four it stops
+  at ``max_depth`` (the kit counts the boards it creates).
 
 Each check is one request to the driver (``driver.py``) and one pure judge of the reply here.
 """
@@ -23,7 +24,7 @@ from autograder.games.boardabc import tictactoe as ttt
 from autograder.games.connect4 import rules as c4rules
 from autograder.games.connect4.probes import has_full_column
 from autograder.games.connect4.rules import Position
-from autograder.games.pack import Check, Verdict
+from autograder.games.pack import Check, Noted, Verdict
 
 __all__ = ["CRITERIA", "checks", "TTT_DEPTH", "C4_DEPTH", "DEPTH_CHECKED", "bound"]
 
@@ -39,7 +40,7 @@ ASKED = ("legal_moves", "is_win", "is_draw", "turn", "move")
 TTT_BOARDS, C4_BOARDS = 8, 6  # positions whose boards are checked, besides the fixed ones
 TTT_BEST, TTT_TACTICS, C4_DEPTHS = 8, 3, 2
 
-Judge = Callable[[Mapping[str, Any]], str | Verdict | None]
+Judge = Callable[[Mapping[str, Any]], str | Verdict | Noted | None]
 WIN_TTT, WIN_C4 = "tic-tac-toe is_win", "Connect Four is_win"  # kinds a search fault may follow
 
 
@@ -205,30 +206,59 @@ def _best_judge(pos: ttt.TicTacToe) -> Judge:
     return judge
 
 
+def _keeping(pos: ttt.TicTacToe) -> list[int]:
+    """The squares that keep ``pos``'s value for the side to move (exact: the game is solved)."""
+    worth = ttt.value(pos)
+    return [s for s in ttt.legal_moves(pos) if -ttt.value(ttt.play(pos, s)) == worth]
+
+
+def _after(pos: ttt.TicTacToe, square: int) -> str:
+    after = -ttt.value(ttt.play(pos, square))
+    return {1: "still wins", 0: "draws", -1: "loses"}[after] + " against best play"
+
+
 def _win_judge(pos: ttt.TicTacToe) -> Judge:
+    """Right when the move keeps the forced win: the book's minimax scores every win alike, so
+    it may take a later one; that is reported (a sooner win was there), not charged unless the
+    rubric prefers the sooner win."""
     wins = ttt.winning_moves(pos)
 
-    def judge(reply: Mapping[str, Any]) -> str | None:
+    def judge(reply: Mapping[str, Any]) -> str | Noted | None:
         square = _square(reply, ttt.legal_moves(pos), "square")
         if isinstance(square, str):
             return square
-        return None if square in wins else f"{wins} win at once; find_best_move played {square}"
+        if square in wins:
+            return None
+        if square in _keeping(pos):
+            return Noted(
+                f"find_best_move played {square}, which keeps the forced win; a sooner win was "
+                f"available at {wins} (wins at once)",
+                sooner=True,
+            )
+        return (
+            f"{wins} win at once; find_best_move played {square}, after which {pos.turn} "
+            f"{_after(pos, square)}; {_keeping(pos)} keep the win"
+        )
 
     return judge
 
 
 def _block_judge(pos: ttt.TicTacToe) -> Judge:
+    """Right when the move keeps the position's value: the block, or a move as good."""
     threats = ttt.winning_moves(pos._replace(turn=ttt.other(pos.turn)))
+    keep = _keeping(pos)
 
     def judge(reply: Mapping[str, Any]) -> str | None:
         square = _square(reply, ttt.legal_moves(pos), "square")
         if isinstance(square, str):
             return square
-        if not ttt.winning_moves(ttt.play(pos, square)):
+        if square in keep:
             return None
+        blocked = not ttt.winning_moves(ttt.play(pos, square))
+        did = f"blocked, yet {pos.turn} {_after(pos, square)}" if blocked else "did not block"
         return (
-            f"{ttt.other(pos.turn)} wins next at {threats}; find_best_move played {square} "
-            "and did not block"
+            f"{ttt.other(pos.turn)} wins next at {threats}; find_best_move played {square} and "
+            f"{did}; {keep} keep the {_OUTCOME[ttt.value(pos)]}"
         )
 
     return judge
@@ -571,12 +601,12 @@ def _explained(judge: Judge, win_kind: str) -> Judge:
     kit's own win test in place of the student's (the driver's ``fair_move``) plays a right
     one, the verdict says so: the fault is ``is_win``'s, charged there and not here."""
 
-    def explained(reply: Mapping[str, Any]) -> str | Verdict | None:
+    def explained(reply: Mapping[str, Any]) -> str | Verdict | Noted | None:
         verdict = judge(reply)
-        if verdict is None or "fair_move" not in reply:
+        if verdict is None or isinstance(verdict, Noted) or "fair_move" not in reply:
             return verdict
         fair = reply["fair_move"]
-        if judge({"move": fair}) is not None:
+        if isinstance(judge({"move": fair}), str | Verdict):
             return verdict
         problem = verdict if isinstance(verdict, str) else verdict.problem
         return Verdict(
@@ -693,12 +723,15 @@ def _search_checks(rng: random.Random) -> list[Check]:
         add("tic-tac-toe win in 1", index, request, _win_judge(pos), ttt.render(pos))
 
     def must_block(p: ttt.TicTacToe) -> bool:
-        """The other side wins next unless the side to move blocks, and a block exists."""
+        """The other side wins next unless the side to move blocks, a block exists, and the
+        position is not lost whatever the side to move does."""
         moves = ttt.legal_moves(p)
         if not moves or ttt.winning_moves(p):
             return False
         threatened = ttt.winning_moves(p._replace(turn=ttt.other(p.turn)))
-        return bool(threatened) and any(not ttt.winning_moves(ttt.play(p, m)) for m in moves)
+        if not threatened or ttt.value(p) < 0:  # lost anyway: no move is better than another
+            return False
+        return any(not ttt.winning_moves(ttt.play(p, m)) for m in moves)
 
     for index, pos in enumerate(ttt.sample(rng, TTT_TACTICS, must_block), 1):
         request = _ttt_request(pos, ask="best", depth=TTT_DEPTH)
