@@ -24,16 +24,18 @@ _INDEX_ROWS = 200  # pairs listed on the index page; the CSV holds them all
 _COLOURS = ("#ffd8a8", "#b2f2bb", "#a5d8ff", "#fcc2d7", "#d0bfff", "#ffec99")
 
 _STYLE = """
-body{font:15px/1.45 system-ui,sans-serif;margin:1.5em auto;max-width:80em;padding:0 1em;
+body{font:15px/1.45 system-ui,sans-serif;margin:1.5em auto;max-width:110em;padding:0 1em;
 color:#1f2328}
 h1{font-size:1.4em}h2{font-size:1.15em;margin-top:1.6em}
 table{border-collapse:collapse}td,th{border:1px solid #d0d7de;padding:.3em .6em;
 vertical-align:top;text-align:left}
 .flag{color:#cf222e;font-weight:600}.num{text-align:right}
-.sides{display:grid;grid-template-columns:1fr 1fr;gap:1em}
+.sides{display:grid;grid-template-columns:minmax(0,1fr) minmax(0,1fr);gap:1em}
 .code{font:12px/1.35 ui-monospace,monospace;border:1px solid #d0d7de;overflow-x:auto}
 .code div{white-space:pre;padding:0 .4em}.code .n{color:#8c959f;user-select:none;
-display:inline-block;width:3.5em}
+display:inline-block;width:5.5em}
+.r{font-size:10px;color:#1f2328;background:#fff;border-radius:.6em;padding:0 .35em;
+margin-left:.3em;text-decoration:none}
 .file{font-weight:600;background:#f6f8fa;padding:.2em .4em}
 """
 
@@ -91,7 +93,7 @@ def similarity_html(
     body = [
         f"<h1>{escape(title)}: similarity</h1>",
         f"<p>{len(pupils)} submissions compared with one another and with "
-        f"{len(comparison.documents) - len(pupils)} archived ones; "
+        f"{len(comparison.documents) - len(pupils)} archived solutions; "
         f'<span class="flag">{len(flagged)} pairs flagged</span>.</p>',
         f"<p>{escape(_settings_line(comparison))}</p>",
         "<h2>Pairs, most similar first</h2>",
@@ -152,27 +154,32 @@ def pair_html(
         'coloured. <a href="../similarity.html">All pairs</a></p>',
         f"<p>{escape(_settings_line(comparison))}</p>",
         '<div class="sides">',
-        _side(one, left),
-        _side(other, right),
+        _side(one, left, "a", "b"),
+        _side(other, right, "b", "a"),
         "</div>",
     ]
     return _page(f"{title}: {pair.a} and {pair.b}", body)
 
 
-def _side(document: Document, marks: Mapping[tuple[int, int], int]) -> str:
+def _side(document: Document, marks: Mapping[tuple[int, int], int], me: str, them: str) -> str:
+    """One side's files, numbered; the first line of each matched region carries its number,
+    a link to the same region on the other side."""
     rows = [f'<div><h2>{escape(document.name)}</h2><div class="code">']
+    started: set[int] = set()
     for number, source in enumerate(document.files):
         rows.append(f'<div class="file">{escape(source.name)}</div>')
         for line, text in enumerate(source.text.removesuffix("\n").split("\n"), 1):
             region = marks.get((number, line))
-            style = (
-                f' style="background:{_COLOURS[(region - 1) % len(_COLOURS)]}"'
-                f' title="matched region {region}"'
-                if region
-                else ""
-            )
+            style, badge = "", ""
+            if region:
+                colour = _COLOURS[(region - 1) % len(_COLOURS)]
+                style = f' style="background:{colour}" title="matched region {region}"'
+                if region not in started:
+                    started.add(region)
+                    badge = f'<a class="r" id="{me}{region}" href="#{them}{region}">{region}</a>'
             rows.append(
-                f'<div{style}><span class="n">{line}</span>{escape(text.expandtabs(4))}</div>'
+                f'<div{style}><span class="n">{line}{badge}</span>'
+                f"{escape(text.expandtabs(4))}</div>"
             )
     rows.append("</div></div>")
     return "\n".join(rows)
