@@ -40,10 +40,11 @@ from autograder.grading.similarity_report import (
     similarity_html,
 )
 
-__all__ = ["compare_class", "write_similarity", "kit_boilerplate"]
+__all__ = ["compare_class", "write_similarity", "kit_boilerplate", "MAX_PAGES"]
 
 _ROOT = Path(__file__).resolve().parents[2]  # a checkout of the kit: starter/ lies here
 _CODE = (".py", ".ipynb")
+MAX_PAGES = 200  # side-by-side pages written, the most similar flagged pairs first
 _MAX_FILE = 2 << 20  # bytes: a larger file is not a student's code
 
 
@@ -190,23 +191,26 @@ def _read_tree(path: Path) -> tuple[list[SourceFile], list[str]]:
 
 
 def write_similarity(comparison: Comparison, out: Path, title: str) -> list[Path]:
-    """``similarity.csv``, ``similarity.html`` and a page per flagged pair under ``pairs/``.
+    """``similarity.csv``, ``similarity.html`` and a page per flagged pair under ``pairs/``
+    (the :data:`MAX_PAGES` most similar); pages of an earlier run that are not flagged now
+    are removed.
 
     :raises GraderError: when ``out`` cannot be written.
     """
     by_name = {d.name: d for d in comparison.documents}
-    pages = {(p.a, p.b): pair_file(p) for p in comparison.pairs if p.flagged}
+    flagged = [p for p in comparison.pairs if p.flagged][:MAX_PAGES]
+    pages = {(p.a, p.b): pair_file(p) for p in flagged}
     written = [out / "similarity.csv", out / "similarity.html"]
     try:
         write_atomic(written[0], similarity_csv(comparison))
         write_atomic(written[1], similarity_html(comparison, title, pages))
-        for pair in comparison.pairs:
-            if pair.flagged:
-                page = out / pages[(pair.a, pair.b)]
-                write_atomic(
-                    page,
-                    pair_html(pair, by_name[pair.a], by_name[pair.b], comparison, title),
-                )
+        for pair in flagged:
+            page = pair_html(pair, by_name[pair.a], by_name[pair.b], comparison, title)
+            write_atomic(out / pages[(pair.a, pair.b)], page)
+        keep = {out / page for page in pages.values()}
+        for old in (out / "pairs").glob("*.html"):
+            if old not in keep:
+                old.unlink()
     except OSError as err:
         raise GraderError(f"cannot write into {out}: {err.strerror}") from None
     return written

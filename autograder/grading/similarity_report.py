@@ -102,13 +102,25 @@ def similarity_html(
     ]
     for rank, p in enumerate(comparison.pairs[:_INDEX_ROWS], 1):
         page = pages.get((p.a, p.b))
-        link = f'<a class="flag" href="{escape(page)}">flagged: side by side</a>' if page else ""
+        link = (
+            f'<a class="flag" href="{escape(page)}">flagged: side by side</a>'
+            if page
+            else '<span class="flag">flagged</span>'
+            if p.flagged
+            else ""
+        )
         body.append(
             f'<tr><td class="num">{rank}</td><td>{escape(p.a)}</td><td>{escape(p.b)}</td>'
             f'<td class="num">{_percent(p.share_a)}</td><td class="num">{_percent(p.share_b)}</td>'
             f'<td class="num">{p.shared}</td><td>{link}</td></tr>'
         )
     body.append("</table>")
+    if len(flagged) > len(pages):
+        body.append(
+            f"<p>{len(flagged) - len(pages)} flagged pairs beyond the first {len(pages)} have no "
+            "side-by-side page: so many flags usually mean a threshold too low for this "
+            "homework (--threshold).</p>"
+        )
     if len(comparison.pairs) > _INDEX_ROWS:
         body.append(f"<p>{len(comparison.pairs) - _INDEX_ROWS} more pairs in similarity.csv.</p>")
     closest = comparison.closest()
