@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from autograder.classroom.similarity import compare_class, kit_boilerplate
+from autograder.classroom.similarity import compare_class, kit_boilerplate, write_similarity
 from autograder.games import find_assignment
 from autograder.grading.similarity import SourceFile, compare, fingerprint
 from tests.conftest import ROOT
@@ -274,7 +274,7 @@ def test_the_command_writes_the_report_and_says_where(tmp_path, run_cli):
     assert done.returncode == 0
     assert done.stdout.split() == [str(out / "similarity.csv"), str(out / "similarity.html")]
     assert (
-        "4 submissions compared" in done.stderr and "1 pairs at or above 50% flagged" in done.stderr
+        "4 submissions compared" in done.stderr and "1 pairs at or above 60% flagged" in done.stderr
     )
     rows = list(csv.DictReader((out / "similarity.csv").open()))
     assert (rows[0]["a"], rows[0]["b"], rows[0]["flagged"]) == ("alice", "bob", "yes")
@@ -361,3 +361,14 @@ def test_grade_with_similarity_adds_the_report_to_the_batch(tmp_path, run_cli):
     assert str(out / "similarity" / "similarity.csv") in done.stdout.split()
     assert (out / "similarity" / "pairs" / "ann--ben.html").is_file()
     assert (out / "grades.csv").is_file()
+
+
+def test_a_rerun_into_the_same_folder_removes_pages_no_longer_flagged(tmp_path):
+    folder = _class(tmp_path / "class", {"alice": SOLUTION, "bob": disguise(SOLUTION)})
+    out = tmp_path / "report"
+    write_similarity(_compare(folder), out, "Teeko2")
+    assert [p.name for p in (out / "pairs").iterdir()] == ["alice--bob.html"]
+    (folder / "bob" / "game.py").write_text(ANSWER_KEY)  # bob handed in his own work after all
+    write_similarity(_compare(folder), out, "Teeko2")
+    assert list((out / "pairs").iterdir()) == []
+    assert "alice--bob" not in (out / "similarity.html").read_text()

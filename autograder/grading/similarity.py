@@ -60,7 +60,7 @@ class Settings:
 
     k: int = 12  # tokens in a k-gram: shorter runs are never evidence
     w: int = 8  # winnowing window: a shared run of k + w - 1 tokens is always found
-    threshold: float = 0.5  # a pair is flagged when either side has this share matched
+    threshold: float = 0.6  # a pair is flagged when either side has this share matched
     min_shared: int = 10  # ... and at least this many fingerprints in common
     common: float = 0.5  # fingerprints held by more than this share of the class are ignored
     common_from: int = 10  # ... in classes of at least this many students
