@@ -197,8 +197,11 @@ def _grade(args: argparse.Namespace) -> int:
     if roster is not None:
         write_canvas_import(records, roster, out / "canvas_import.csv")
         written.append(out / "canvas_import.csv")
-    if args.similarity:
-        written += _compare(args.inputs, assignment, rubric, out / "similarity", args, err)
+    if args.similarity and not result.interrupted:
+        try:  # the grades are written whatever happens here
+            written += _compare(args.inputs, assignment, rubric, out / "similarity", args, err)
+        except GraderError as problem:
+            _say(err, f"similarity not compared: {problem}")
     for path in written:
         print(path)
     if result.interrupted:

@@ -116,7 +116,7 @@ def compare_class(
             documents += [
                 _document(
                     entry,
-                    f"{safe(folder.name)}/{entry.student}",
+                    f"{safe(folder.resolve().name)}/{entry.student}",
                     assignment,
                     Path(work) / f"a{number}-{n}",
                     settings,
