@@ -372,3 +372,14 @@ def test_a_rerun_into_the_same_folder_removes_pages_no_longer_flagged(tmp_path):
     write_similarity(_compare(folder), out, "Teeko2")
     assert list((out / "pairs").iterdir()) == []
     assert "alice--bob" not in (out / "similarity.html").read_text()
+
+
+def test_two_archives_of_the_same_name_stay_apart(tmp_path):
+    folder = _class(tmp_path / "class", {"hank": disguise(GREEDY, 3), "carol": ANSWER_KEY})
+    for term in ("2023", "2024"):
+        (tmp_path / term / "public").mkdir(parents=True)
+        (tmp_path / term / "public" / "copy.py").write_text(GREEDY)
+    archives = [tmp_path / "2023" / "public", tmp_path / "2024" / "public"]
+    comparison = _compare(folder, archives=archives)
+    flagged = _pair_set(p for p in comparison.pairs if p.flagged)
+    assert flagged == {frozenset(("hank", "public/copy")), frozenset(("hank", "public-2/copy"))}

@@ -97,6 +97,12 @@ def compare_class(
         if notes or not files:
             raise GraderError(f"--ignore: {path} holds no readable Python code")
         given += files
+    labels: list[str] = []  # an archive's name in the report: its folder's, made unique
+    for folder in archives:
+        if not folder.is_dir():
+            raise GraderError(f"--archive: {folder} is not a folder")
+        label = safe(folder.resolve().name)
+        labels.append(label if label not in labels else f"{label}-{len(labels) + 1}")
     with tempfile.TemporaryDirectory(prefix="teeko-similarity-") as work:
         collection = collect(inputs, Path(work) / "class", netid_pattern, assignment.main_file)
         problems = list(collection.problems)
@@ -106,9 +112,7 @@ def compare_class(
             _document(entry, entry.student, assignment, Path(work) / f"s{n}", settings, False)
             for n, entry in enumerate(collection.entries)
         ]
-        for number, folder in enumerate(archives):
-            if not folder.is_dir():
-                raise GraderError(f"--archive: {folder} is not a folder")
+        for number, (folder, label) in enumerate(zip(archives, labels, strict=True)):
             found = collect(
                 [folder], Path(work) / f"archive{number}", netid_pattern, assignment.main_file
             )
@@ -116,7 +120,7 @@ def compare_class(
             documents += [
                 _document(
                     entry,
-                    f"{safe(folder.resolve().name)}/{entry.student}",
+                    f"{label}/{entry.student}",
                     assignment,
                     Path(work) / f"a{number}-{n}",
                     settings,
