@@ -216,6 +216,18 @@ def test_names_literals_comments_and_docstrings_leave_the_fingerprints_as_they_w
     assert _document("a", original).hashes != _document("c", changed).hashes
 
 
+def test_a_method_made_a_function_and_a_module_imported_by_name_read_the_same():
+    method = (
+        "x = copy.deepcopy(self.board[r])\n"
+        "for cell in self.cells(x):\n"
+        "    self.total += self.score(cell, self.my_piece)\n"
+    )
+    function = "x = deepcopy(board[r])\nfor cell in cells(x):\n    total += score(cell, my_piece)\n"
+    one, other = _document("a", method), _document("b", function)
+    assert one.grams and one.grams == other.grams
+    assert one.grams != _document("c", function.replace("+=", "-=")).grams
+
+
 def test_a_file_that_does_not_tokenize_is_compared_on_the_rest_with_a_note():
     broken = SOLUTION.replace("def ", "def def ", 1) + '\nx = """never closed\n'
     document = _document("broken", broken)
