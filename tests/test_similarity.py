@@ -190,7 +190,7 @@ def _document(name: str, text: str, filename: str = "game.py"):  # type: ignore[
     return fingerprint(name, [SourceFile(filename, text)])
 
 
-def test_names_literals_comments_and_docstrings_leave_the_fingerprints_as_they_were():
+def test_names_literals_comments_docstrings_and_hints_leave_the_fingerprints_as_they_were():
     original = (
         "def score(board, piece):\n"
         '    """Count the pieces."""\n'
@@ -202,8 +202,8 @@ def test_names_literals_comments_and_docstrings_leave_the_fingerprints_as_they_w
         "    return (total * 10) - len(board)\n"
     )
     renamed = (
-        "def f(b, p):\n"
-        "    t = 5\n"
+        "def f(b: list[list[str]], p: str) -> int:\n"
+        "    t: int = 5\n"
         "\n"
         "    for r in b:\n"
         "        for c in r:\n"

@@ -3,7 +3,7 @@
 The method is winnowing (Schleimer, Wilkerson and Aiken, SIGMOD 2003), the one behind MOSS,
 on Python's own tokenizer. Each file becomes a stream of tokens in which every identifier that
 is not a keyword or a builtin is one symbol (``V``) and every literal another (``L``);
-comments, docstrings, blank lines, parentheses and the ``name.`` before an attribute are gone.
+comments, docstrings, type hints, parentheses and the ``name.`` before an attribute are gone.
 Renaming variables and functions, changing comments and strings, and reformatting therefore
 leave the stream as it was. Every run of ``k`` tokens is
 hashed; of each window of ``w`` consecutive hashes the smallest is kept, so any stretch of at
@@ -184,11 +184,13 @@ def _raw_tokens(text: str) -> tuple[list[tuple[int, str, int, int]], str | None]
 def _symbols(text: str) -> tuple[list[int], list[tuple[int, int]], str | None]:
     """The normalised token stream: symbol codes and each token's lines."""
     raw, problem = _raw_tokens(text)
-    kept = [
-        t
-        for t in raw
-        if t[0] not in _SKIP and not (t[0] == tokenize.ERRORTOKEN and not t[1].strip())
-    ]
+    kept = _without_annotations(
+        [
+            t
+            for t in raw
+            if t[0] not in _SKIP and not (t[0] == tokenize.ERRORTOKEN and not t[1].strip())
+        ]
+    )
     codes: list[int] = []
     spans: list[tuple[int, int]] = []
     depth = 0  # inside a 3.12 f-string: one literal from its start to its end
@@ -218,6 +220,62 @@ def _symbols(text: str) -> tuple[list[int], list[tuple[int, int]], str | None]:
         codes.append(_code(_symbol(kind, text_)))
         spans.append((first, last))
     return codes, spans, problem
+
+
+_Token = tuple[int, str, int, int]
+_OPEN, _CLOSE = frozenset("([{"), frozenset(")]}")
+
+
+def _without_annotations(tokens: list[_Token]) -> list[_Token]:
+    """``tokens`` without type hints: a parameter's (``x: int``), a return's (``-> int``) and a
+    variable's (``x: int = 0``); adding or removing hints is no change to the code."""
+    out: list[_Token] = []
+    depth = 0  # brackets open
+    header = False  # inside a def's header, up to its colon
+    until: str = ""  # skipping a hint, up to one of these characters at depth ``floor``
+    floor = 0
+    begun = 0  # where in ``out`` the current statement began
+    for kind, text, first, last in tokens:
+        op = kind == tokenize.OP
+        if until:
+            ends_here = depth == floor and (
+                (op and text in until) or kind == tokenize.NEWLINE or (op and text in _CLOSE)
+            )
+            if not ends_here:
+                depth = max(depth + (op and text in _OPEN) - (op and text in _CLOSE), 0)
+                continue
+            until = ""
+        if kind == tokenize.NAME and text == "def":
+            header = True
+        elif header and op and text == "->" and depth == 0:
+            until, floor = ":", 0
+            continue
+        elif header and op and text == ":" and depth == 1:
+            until, floor = ",=", 1
+            continue
+        elif header and op and text == ":" and depth == 0:
+            header = False
+        elif op and text == ":" and depth == 0 and _plain_target(out[begun:]):
+            until, floor = "=", 0
+            continue
+        depth = max(depth + (op and text in _OPEN) - (op and text in _CLOSE), 0)
+        out.append((kind, text, first, last))
+        if kind in _LAYOUT or (op and text == ";"):
+            begun = len(out)
+    return out
+
+
+def _plain_target(statement: list[_Token]) -> bool:
+    """Whether ``statement`` so far is a name or a dotted name (``x``, ``self.x``): what a
+    variable's type hint follows. Never ``else``, ``try`` and the like: they are keywords."""
+    names = statement[0::2]
+    dots = statement[1::2]
+    return (
+        bool(names)
+        and all(t[0] == tokenize.NAME and t[1] not in _KEYWORDS for t in names)
+        and all(t[1] == "." for t in dots)
+        and len(statement) % 2 == 1
+    )
 
 
 def _docstring(kept: list[tuple[int, str, int, int]], index: int) -> bool:
