@@ -21,7 +21,7 @@ import pytest
 
 from autograder.classroom.similarity import compare_class, kit_boilerplate, write_similarity
 from autograder.games import find_assignment
-from autograder.grading.similarity import SourceFile, compare, fingerprint
+from autograder.grading.similarity import Settings, SourceFile, compare, fingerprint
 from tests.conftest import ROOT
 
 TEEKO2 = find_assignment("teeko2")
@@ -395,3 +395,62 @@ def test_two_archives_of_the_same_name_stay_apart(tmp_path):
     comparison = _compare(folder, archives=archives)
     flagged = _pair_set(p for p in comparison.pairs if p.flagged)
     assert flagged == {frozenset(("hank", "public/copy")), frozenset(("hank", "public-2/copy"))}
+
+
+def _own_code(seed: int) -> str:
+    """A few functions no other seed writes alike: random statements over random names."""
+    rng = random.Random(seed)
+    lines = []
+    for number in range(6):
+        lines.append(f"def helper_{seed}_{number}(a, b):")
+        for _ in range(rng.randrange(4, 9)):
+            shape = rng.randrange(5)
+            if shape == 0:
+                lines.append(
+                    f"    a = a {rng.choice('+-*')} b {rng.choice('+-*')} {rng.randrange(9)}"
+                )
+            elif shape == 1:
+                lines.append(f"    for i in range({rng.randrange(2, 9)}):")
+                lines.append(f"        b {rng.choice('+-*')}= i")
+            elif shape == 2:
+                lines.append(f"    if a {rng.choice(['<', '>', '==', '!='])} b:")
+                lines.append(f"        a, b = b, a {rng.choice('+-')} 1")
+            elif shape == 3:
+                lines.append(f"    b = [a] * {rng.randrange(2, 5)} + [b]")
+            else:
+                lines.append(f"    while a > {rng.randrange(9)}:")
+                lines.append("        a -= 1")
+        lines.append("    return a, b")
+    return "\n".join(lines) + "\n"
+
+
+IDIOM = """
+def neighbours(row, col):
+    found = []
+    for dr in (-1, 0, 1):
+        for dc in (-1, 0, 1):
+            if (dr, dc) != (0, 0) and 0 <= row + dr < 5 and 0 <= col + dc < 5:
+                found.append((row + dr, col + dc))
+    return found
+
+
+def count(state, piece):
+    return sum(row.count(piece) for row in state)
+"""
+
+
+def test_code_most_of_a_class_wrote_alike_is_an_idiom_not_evidence(tmp_path):
+    students = {f"s{n:02d}": _own_code(n) + IDIOM for n in range(10)}
+    students["s10"] = disguise(students["s03"])  # a copy: shares its own code and the idiom
+    comparison = _compare(_class(tmp_path / "class", students))
+    assert comparison.common > 5, "the idiom's fingerprints are set aside"
+    assert _pair_set(p for p in comparison.pairs if p.flagged) == {frozenset(("s03", "s10"))}
+    without = _compare(_class(tmp_path / "again", students), settings=Settings(common_from=100))
+    assert without.common == 0
+    kept = {frozenset((p.a, p.b)): p.shared for p in comparison.pairs}
+    every = {frozenset((p.a, p.b)): p.shared for p in without.pairs}
+    honest = [frozenset((f"s{a:02d}", f"s{b:02d}")) for a in range(10) for b in range(a + 1, 10)]
+    assert all(every[pair] - kept.get(pair, 0) >= 5 for pair in honest), "the idiom is shared"
+    small = _compare(_class(tmp_path / "small", dict(list(students.items())[:4])))
+    assert small.common == 0, "in a class of 4 nothing is an idiom"
+    assert len(small.pairs) == 6 and min(p.shared for p in small.pairs) >= 5
