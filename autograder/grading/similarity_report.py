@@ -131,15 +131,16 @@ def similarity_html(
     ]
     for d in sorted(pupils, key=lambda d: d.name):
         pair = closest.get(d.name)
-        if pair is None:
-            other, share = "none", ""
-        else:
+        other, share = "none", ""
+        if pair is not None:
             mine = pair.a == d.name
-            other = pair.b if mine else pair.a
+            other = escape(pair.b if mine else pair.a)
             share = _percent(pair.share_a if mine else pair.share_b)
+            page = pages.get((pair.a, pair.b))
+            other += f' <a class="flag" href="{escape(page)}">flagged</a>' if page else ""
         body.append(
             f'<tr><td>{escape(d.name)}</td><td class="num">{comparison.own.get(d.name, 0)}</td>'
-            f'<td>{escape(other)}</td><td class="num">{share}</td></tr>'
+            f'<td>{other}</td><td class="num">{share}</td></tr>'
         )
     body.append("</table>")
     noted = [d for d in comparison.documents if d.notes or not d.files]
