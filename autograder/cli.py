@@ -36,6 +36,7 @@ from autograder.classroom.intake import (
     require_files,
 )
 from autograder.classroom.records import Entry, Record
+from autograder.classroom.similarity import compare_class, kit_boilerplate, write_similarity
 from autograder.classroom.submission import grade_submission
 from autograder.classroom.summary import write_summary
 from autograder.errors import GraderError, run_command
@@ -45,6 +46,7 @@ from autograder.games.pack import Assignment
 from autograder.grading.html import feedback_html
 from autograder.grading.report import markdown, results_json_text, terminal
 from autograder.grading.rubric import ExtraOptions, Rubric, load_rubric
+from autograder.grading.similarity import Settings
 from autograder.live.server import make_server, serve
 from autograder.live.table import PROJECT_ROOT, Table
 from autograder.oracle.commands import add_oracle_commands
@@ -197,6 +199,11 @@ def _grade(args: argparse.Namespace) -> int:
     if roster is not None:
         write_canvas_import(records, roster, out / "canvas_import.csv")
         written.append(out / "canvas_import.csv")
+    if args.similarity and not result.interrupted:
+        try:  # the grades are written whatever happens here
+            written += _compare(args.inputs, assignment, rubric, out / "similarity", args, err)
+        except GraderError as problem:
+            _say(err, f"similarity not compared: {problem}")
     for path in written:
         print(path)
     if result.interrupted:
@@ -207,6 +214,61 @@ def _grade(args: argparse.Namespace) -> int:
         )
         return 130
     return 0
+
+
+def _similarity(args: argparse.Namespace) -> int:
+    assignment = _assignment(args.assignment)
+    rubric = load_rubric(args.rubric, assignment.pack)
+    for path in _compare(args.inputs, assignment, rubric, Path(args.out), args, _stderr_console()):
+        print(path)
+    return 0
+
+
+def _compare(
+    inputs: Sequence[str],
+    assignment: Assignment,
+    rubric: Rubric,
+    out: Path,
+    args: argparse.Namespace,
+    err: Console,
+) -> list[Path]:
+    """The class in ``inputs`` compared (``autograder similarity``, ``grade --similarity``);
+    the files written."""
+    threshold = getattr(args, "threshold", Settings.threshold)
+    if not 0 < threshold <= 1:
+        raise GraderError(f"--threshold must be a share between 0 and 1, got {threshold}")
+    settings = Settings(threshold=threshold)
+    own = [Path(p) for p in getattr(args, "ignore", None) or ()]
+    for path in own:
+        if not path.exists():
+            raise GraderError(f"--ignore: {path} does not exist")
+    ignore = [
+        *kit_boilerplate(
+            assignment,
+            starter=not getattr(args, "no_starter", False),
+            answer_key=getattr(args, "ignore_answer_key", False),
+        ),
+        *own,
+    ]
+    comparison, problems = compare_class(
+        [Path(p) for p in inputs],
+        assignment,
+        rubric.packaging_pattern,
+        archives=[Path(p) for p in getattr(args, "archive", None) or ()],
+        ignore=ignore,
+        settings=settings,
+    )
+    for problem in problems:
+        _say(err, f"skipped: {problem}")
+    flagged = sum(p.flagged for p in comparison.pairs)
+    archived = sum(d.archived for d in comparison.documents)
+    _say(
+        err,
+        f"similarity: {len(comparison.documents) - archived} submissions compared with one "
+        f"another and with {archived} archived; {flagged} pairs at or above "
+        f"{threshold:.0%} flagged (no grade changed)",
+    )
+    return write_similarity(comparison, out, f"{assignment.pack.title} ({assignment.name})")
 
 
 def _stderr_console() -> Console:
@@ -350,7 +412,55 @@ def build_parser() -> argparse.ArgumentParser:
         help="grade these students again (their ids as in grades.csv), keep the others",
     )
     grade.add_argument("--roster", help="Canvas gradebook export: also write canvas_import.csv")
+    grade.add_argument(
+        "--similarity",
+        action="store_true",
+        help="also compare the class's code (starter ignored) into OUT/similarity/",
+    )
     grade.set_defaults(run=_grade)
+    similar = commands.add_parser(
+        "similarity",
+        help="who shared code: the class compared, renaming and reordering seen through",
+        description="Compare every submission with every other and with archived solutions "
+        "(earlier terms, public copies): winnowed fingerprints of normalised Python tokens, "
+        "the homework's starter never counted. Writes similarity.csv, similarity.html and a "
+        "side-by-side page per flagged pair; changes no grade.",
+    )
+    similar.add_argument("inputs", nargs="+", metavar="CLASS", help="as for grade")
+    similar.add_argument("--assignment", "-a", required=True, help=ASSIGNMENT_HELP)
+    similar.add_argument("--out", "-o", required=True, help="folder for the report")
+    similar.add_argument(
+        "--archive",
+        action="append",
+        metavar="FOLDER",
+        help="earlier or public solutions, one per file, zip or subfolder; compared with the "
+        "class, not with one another (repeatable)",
+    )
+    similar.add_argument(
+        "--threshold",
+        type=float,
+        default=Settings.threshold,
+        help="flag a pair when either side has this share of its own code matched "
+        f"(default {Settings.threshold})",
+    )
+    similar.add_argument(
+        "--ignore-answer-key",
+        action="store_true",
+        help="also treat the kit's answer key as boilerplate (once it was handed out)",
+    )
+    similar.add_argument(
+        "--ignore",
+        action="append",
+        metavar="PATH",
+        help="more boilerplate: a file or folder of code that never counts as shared",
+    )
+    similar.add_argument(
+        "--no-starter",
+        action="store_true",
+        help="do not read the kit's starter (the course's own goes in with --ignore)",
+    )
+    similar.add_argument("--rubric", help=RUBRIC_HELP + "; its zip name pattern finds netids")
+    similar.set_defaults(run=_similarity)
     play = commands.add_parser(
         "play",
         help="play against the submission's AI, or watch it play, in the browser",
