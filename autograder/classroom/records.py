@@ -57,6 +57,7 @@ class Record:
     measured_again: int = 0  # slow calls measured again alone after the batch
     games: list[dict[str, Any]] = field(default_factory=list)  # every game, move by move
     leaderboard: dict[str, float] = field(default_factory=dict)  # figure -> value, if asked
+    missing_layers: list[str] = field(default_factory=list)  # sandbox layers it ran without
 
     def to_json(self) -> str:
         return json.dumps(asdict(self), indent=2, sort_keys=True) + "\n"
