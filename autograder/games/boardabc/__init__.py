@@ -63,6 +63,8 @@ PACK = GamePack(
     solution=lambda variant: "solution/board-abc/minimax.py",
     goal="line",
     move_call=CALL,
+    passed="board",
+    copy_advice="copy the position and change the copy",
     check_criteria=checks.CRITERIA,
     checks=checks.checks,
 )
