@@ -339,6 +339,13 @@ def _run_batch(
             f"measured again alone after the batch: {result.measured_again} students had moves "
             "whose time cost a time tier; the better of the two times counts",
         )
+    if result.strangers:
+        _say(
+            err,
+            f"left out of the grade sheet: {len(result.strangers)} student folders in "
+            f"{out / 'students'} that none of these inputs holds: "
+            f"{', '.join(result.strangers[:10])}; remove them, or grade with their inputs too",
+        )
     if result.stale:
         _say(
             err,

@@ -657,3 +657,22 @@ def test_a_class_graded_without_the_sandbox_says_so_in_the_terminal_and_summary(
         text = (out / name).read_text()
         assert "1 of 1 graded students were graded without the filesystem fence" in text
         assert "to get it: apt install bubblewrap" in text
+
+
+def test_a_student_folder_no_input_holds_is_named_and_kept(tmp_path, capsys):
+    """A folder graded earlier from other inputs disagrees with nothing (the sheet leaves it
+    out) but is said, and never deleted: it may be the only copy of that grade."""
+    out = tmp_path / "out"
+    status, err = _grade_here(
+        capsys, str(_empty_zips(tmp_path / "a", ["alice", "bob"])), "--out", str(out)
+    )
+    assert status == 0, err
+    status, err = _grade_here(
+        capsys, str(_empty_zips(tmp_path / "b", ["alice"])), "--out", str(out)
+    )
+    assert status == 0, err
+    assert (
+        f"left out of the grade sheet: 1 student folders in {out / 'students'} that none of "
+        "these inputs holds: bob; remove them, or grade with their inputs too"
+    ) in err.splitlines()
+    assert sorted(_rows(out)) == ["alice"] and (out / "students" / "bob" / "record.json").is_file()

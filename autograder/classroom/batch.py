@@ -94,6 +94,7 @@ class BatchResult:
     stale: tuple[str, ...] = ()  # students whose grade on disk was made another way: left out
     measured_again: int = 0  # students whose slow calls were measured again alone after the batch
     write_failed: str | None = None  # why the batch stopped: a student's files could not be saved
+    strangers: tuple[str, ...] = ()  # student folders in the output no input of this run holds
 
 
 class _Stopped(Exception):
@@ -528,6 +529,13 @@ def grade_batch(
     ]
     current = tuple(r for r in ordered if prints[r.student].same_grading(r.fingerprint))
     stale = tuple(r.student for r in ordered if r not in current)
+    strangers = tuple(
+        sorted(
+            folder.name
+            for folder in (out / "students").glob("*")
+            if folder.is_dir() and not folder.name.startswith(".") and folder.name not in prints
+        )
+    )
     return BatchResult(
         current,
         done,
@@ -536,6 +544,7 @@ def grade_batch(
         stale,
         measured_again,
         str(failed) if failed else None,
+        strangers,
     )
 
 
