@@ -223,13 +223,18 @@ def _grade(args: argparse.Namespace) -> int:
         )
     for path in written:
         print(path)
-    if result.write_failed or unwritten:
-        saved = f"{len(result.records)} students are graded and saved in {out / 'students'}"
-        stopped = result.write_failed and f"{result.write_failed}, so grading stopped"
-        problems = [p for p in (stopped, unwritten) if p]
+    saved = f"{len(result.records)} students are graded and saved in {out / 'students'}"
+    if result.write_failed:
+        also = f"; {unwritten}" if unwritten else ""
         raise GraderError(
-            f"{'; '.join(problems)}; {saved}, and the same command grades the rest (the "
-            "grades saved are kept) once the folder has space and can be written"
+            f"{result.write_failed}, so grading stopped{also}; {saved}, and the same command "
+            "grades the rest once the folder has space and can be written (the grades saved "
+            "are kept)"
+        )
+    if unwritten:
+        raise GraderError(
+            f"{unwritten}; {saved}: run the same command again once the folder has space and "
+            "can be written, it grades nobody again and writes the grade sheet"
         )
     for name in OUTPUT_FILES:  # what an earlier run wrote and this one does not: not left stale
         path = out / name

@@ -529,8 +529,8 @@ def test_a_disk_that_fills_up_mid_batch_keeps_every_grade_saved(tmp_path, capsys
     assert last == (
         f"autograder: cannot write {out / 'students' / 'carol'}: No space left on device, so "
         f"grading stopped; 2 students are graded and saved in {out / 'students'}, and the same "
-        "command grades the rest (the grades saved are kept) once the folder has space and can "
-        "be written"
+        "command grades the rest once the folder has space and can be written (the grades "
+        "saved are kept)"
     )
     assert "Traceback" not in err and "graded another way" not in err
     assert calls == ["alice", "bob", "carol"], "the batch stopped at the first failed write"
@@ -556,8 +556,9 @@ def test_a_grade_sheet_that_cannot_be_written_keeps_the_grades(tmp_path, capsys,
     assert status == 2
     assert err.strip().splitlines()[-1] == (
         f"autograder: cannot write the grade sheet and summary into {out}: No space left on "
-        f"device; 1 students are graded and saved in {out / 'students'}, and the same command "
-        "grades the rest (the grades saved are kept) once the folder has space and can be written"
+        f"device; 1 students are graded and saved in {out / 'students'}: run the same command "
+        "again once the folder has space and can be written, it grades nobody again and writes "
+        "the grade sheet"
     )
     assert (out / "students" / "alice" / "record.json").is_file()
 
