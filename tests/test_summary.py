@@ -280,7 +280,8 @@ def test_a_class_graded_without_the_fence_says_so_first_with_the_install_line(tm
         "- 2 of 3 graded students were graded without the filesystem fence (a submission can "
         "read every file the grader can, and reach the network; to get it: apt install "
         "bubblewrap, on a kernel that allows namespaces) and the seccomp filter (system calls a "
-        "game never needs are allowed; to get it: Linux on x86-64 or arm64); see docs/sandbox.md"
+        "game never needs are allowed; to get it: Linux on x86-64 or arm64); see "
+        "docs/sandbox.md; once they are there, --regrade grades the class again with them"
     )
     page = files["summary.html"]
     assert "<h2>Warnings</h2>\n<ul>\n<li>2 of 3 graded students were graded without the " in page

@@ -151,7 +151,8 @@ def _unfenced(graded: Sequence[Record]) -> list[str]:
     lacking = [r for r in graded if r.missing_layers]
     layers = sorted({layer for r in lacking for layer in r.missing_layers})
     line = missing_line(layers, f"{len(lacking)} of {len(graded)} graded students were graded")
-    return [line.removeprefix("warning: ")] if line else []
+    again = "; once they are there, --regrade grades the class again with them"
+    return [line.removeprefix("warning: ") + again] if line else []
 
 
 def _passed(record: Record, ident: str, maxima: dict[str, int]) -> bool:
