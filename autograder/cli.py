@@ -17,8 +17,15 @@ from pathlib import Path
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-from autograder.classroom.batch import BatchResult, grade_batch, write_grades_csv
+from autograder.classroom.batch import (
+    OUTPUT_FILES,
+    BatchResult,
+    check_output,
+    grade_batch,
+    write_grades_csv,
+)
 from autograder.classroom.canvas import (
+    Roster,
     match_roster,
     read_roster,
     roster_names,
@@ -50,6 +57,7 @@ from autograder.grading.similarity import Settings
 from autograder.live.server import make_server, serve
 from autograder.live.table import PROJECT_ROOT, Table
 from autograder.oracle.commands import add_oracle_commands
+from autograder.play.sandbox import available, missing_line
 
 __all__ = ["main", "build_parser"]
 
@@ -92,10 +100,10 @@ def _check(args: argparse.Namespace) -> int:
         graded = grade_submission(
             submission, assignment, rubric, args.seed, extras=_extra_options(rubric.extras, args)
         )
-    rubric_args = ["--rubric", args.rubric] if args.rubric else []
     reproduce = _command(
         ["check", args.submission, "--assignment", assignment.name, "--seed", str(args.seed)],
-        rubric_args,
+        ["--rubric", args.rubric] if args.rubric else [],
+        _extra_args(args),
     )
     terminal(graded.grade, notes, extras=graded.extras, reproduce=reproduce)
     if args.json:
@@ -138,6 +146,21 @@ def _command(*parts: list[str]) -> str:
     return f"{shlex.join(words)}  # kit {kit_version()}"
 
 
+def _extra_args(args: argparse.Namespace) -> list[str]:
+    """The switches of ``check`` that add to the report (the extras), as given: part of the
+    command that gives the same report again."""
+    words = [
+        flag
+        for flag, on in (
+            ("--ladder", args.ladder),
+            ("--move-quality", args.move_quality),
+            ("--challenge", args.challenge),
+        )
+        if on
+    ]
+    return words + (["--puzzles", str(args.puzzles)] if args.puzzles is not None else [])
+
+
 def _extra_options(options: ExtraOptions, args: argparse.Namespace) -> ExtraOptions:
     """The rubric's [extras], with the command line's switches turned on over them."""
     return replace(
@@ -178,11 +201,15 @@ def _grade(args: argparse.Namespace) -> int:
             _say(err, f"skipped: {problem}")
         if not collection.entries:
             raise GraderError("no submissions found in " + ", ".join(args.inputs))
+        check_output(out, len(collection.entries))
         _say(
             err,
             f"grading {len(collection.entries)} students as {assignment.name}, seed {args.seed}, "
             f"{jobs} at a time, rubric {rubric.source}, into {out}",
         )
+        unfenced = missing_line(available().missing(), "this machine grades the submissions")
+        if unfenced:
+            err.print(unfenced, style="bold red", markup=False, highlight=False, soft_wrap=True)
         result = _run_batch(collection.entries, assignment, rubric, out, args, jobs, err)
     records, notes = list(result.records), []
     if roster is not None:
@@ -191,21 +218,38 @@ def _grade(args: argparse.Namespace) -> int:
         notes = [f"roster: {problem}" for problem in found.problems]
         for note in notes:
             _say(err, note)
-    write_grades_csv(records, out / "grades.csv")
-    written = [
-        out / "grades.csv",
-        *write_summary(records, out, rubric.title, rubric=rubric, notes=notes),
-    ]
-    if roster is not None:
-        write_canvas_import(records, roster, out / "canvas_import.csv")
-        written.append(out / "canvas_import.csv")
-    if args.similarity and not result.interrupted:
+    try:
+        written, unwritten = _write_outputs(records, out, rubric, notes, roster), ""
+    except OSError as error:  # the students' own files are saved: a rerun writes these
+        written, unwritten = (
+            [],
+            f"cannot write the grade sheet and summary into {out}: " + str(error.strerror or error),
+        )
+    if args.similarity and not result.interrupted and not unwritten and not result.write_failed:
         try:  # the grades are written whatever happens here
             written += _compare(args.inputs, assignment, rubric, out / "similarity", args, err)
         except GraderError as problem:
             _say(err, f"similarity not compared: {problem}")
     for path in written:
         print(path)
+    saved = f"{len(result.records)} students are graded and saved in {out / 'students'}"
+    if result.write_failed:
+        also = f"; {unwritten}" if unwritten else ""
+        raise GraderError(
+            f"{result.write_failed}, so grading stopped{also}; {saved}, and the same command "
+            "grades the rest once the folder has space and can be written (the grades saved "
+            "are kept)"
+        )
+    if unwritten:
+        raise GraderError(
+            f"{unwritten}; {saved}: run the same command again once the folder has space and "
+            "can be written, it grades nobody again and writes the grade sheet"
+        )
+    for name in OUTPUT_FILES:  # what an earlier run wrote and this one does not: not left stale
+        path = out / name
+        if path not in written and path.is_file():
+            path.unlink()
+            _say(err, f"removed {path}: {_STALE.get(name, 'an earlier run wrote it')}")
     if result.interrupted:
         _say(
             err,
@@ -271,6 +315,29 @@ def _compare(
     return write_similarity(comparison, out, f"{assignment.pack.title} ({assignment.name})")
 
 
+_STALE = {
+    "canvas_import.csv": "it held an earlier run's grades; give --roster to write it again",
+}
+
+
+def _write_outputs(
+    records: list[Record], out: Path, rubric: Rubric, notes: list[str], roster: Roster | None
+) -> list[Path]:
+    """Every file at the top of ``out``, from the same records; their paths.
+
+    :raises OSError: when one cannot be written.
+    """
+    write_grades_csv(records, out / "grades.csv")
+    written = [
+        out / "grades.csv",
+        *write_summary(records, out, rubric.title, rubric=rubric, notes=notes),
+    ]
+    if roster is not None:
+        write_canvas_import(records, roster, out / "canvas_import.csv")
+        written.append(out / "canvas_import.csv")
+    return written
+
+
 def _stderr_console() -> Console:
     return Console(stderr=True, highlight=False)
 
@@ -321,6 +388,7 @@ def _run_batch(
                 ["grade", *args.inputs, "--assignment", assignment.name],
                 ["--seed", str(args.seed), "--out", str(out)],
                 ["--rubric", args.rubric] if args.rubric else [],
+                ["--roster", args.roster] if args.roster else [],
                 ["--only", student],
             ),
         )
@@ -339,6 +407,13 @@ def _run_batch(
             err,
             f"measured again alone after the batch: {result.measured_again} students had moves "
             "whose time cost a time tier; the better of the two times counts",
+        )
+    if result.strangers:
+        _say(
+            err,
+            f"left out of the grade sheet: {len(result.strangers)} student folders in "
+            f"{out / 'students'} that none of these inputs holds: "
+            f"{', '.join(result.strangers[:10])}; remove them, or grade with their inputs too",
         )
     if result.stale:
         _say(

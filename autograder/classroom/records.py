@@ -59,6 +59,7 @@ class Record:
     leaderboard: dict[str, float] = field(default_factory=dict)  # figure -> value, if asked
     # criterion id -> [right, asked] for a criterion of many questions (the tactics)
     tallies: dict[str, list[int]] = field(default_factory=dict)
+    missing_layers: list[str] = field(default_factory=list)  # sandbox layers it ran without
 
     def to_json(self) -> str:
         return json.dumps(asdict(self), indent=2, sort_keys=True) + "\n"

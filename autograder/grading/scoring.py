@@ -435,7 +435,10 @@ def score(
             "state",
             rubric.state,
             lambda c: (
-                f"{session.assignment.pack.move_call} changed {c.changed}" if c.changed else None
+                f"{session.assignment.pack.move_call} changed {c.changed}; "
+                f"{session.assignment.pack.copy_advice}"
+                if c.changed
+                else None
             ),
             lambda c: c.answered,
             "changed the board",

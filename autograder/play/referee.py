@@ -192,6 +192,30 @@ class Budget:
 # ---- judging one reply --------------------------------------------------------------------------
 
 
+_SQUARES_SHOWN = 4  # changed squares named in a message; the rest are counted
+_CELL_SHOWN = 8  # characters of a changed cell shown (a piece is one)
+
+
+def _squares(pack: GamePack, pos: Any, changes: Any) -> str:
+    """ ": squares B3 (' ' → 'b'), …" for the squares the child says ``make_move`` changed, in
+    the pack's names; "" when it sent none we can read (it is the submission's process)."""
+    try:
+        rows = pack.cells(pos)
+        count = int(changes["count"])
+        named = []
+        for row, col, was, now in changes["squares"][:_SQUARES_SHOWN]:
+            if not (0 <= int(row) < len(rows) and 0 <= int(col) < len(rows[int(row)])):
+                return ""
+            before, after = (clean(repr(str(cell)[:_CELL_SHOWN]), 64) for cell in (was, now))
+            named.append(f"{pack.square_name(int(row), int(col))} ({before} → {after})")
+    except (TypeError, ValueError, KeyError, IndexError):
+        return ""
+    if not named or count < len(named):
+        return ""
+    more = f" and {count - len(named)} more" if count > len(named) else ""
+    return f": square{'s' if count > 1 else ''} {', '.join(named)}{more}"
+
+
 def _judge(assignment: Assignment, where: str, pos: Any, reply: Reply) -> Call:
     pack = assignment.pack
     phase = pack.phase(pos)
@@ -208,10 +232,13 @@ def _judge(assignment: Assignment, where: str, pos: Any, reply: Reply) -> Call:
         )
     raw = decode(reply.data.get("move"))
     changed = []
+    state = _squares(pack, pos, reply.data.get("state_changes"))
     if reply.data.get("state_changed"):
-        changed.append(f"the state passed to {pack.move_call}")
+        changed.append(f"the {pack.passed} passed to it{state}")
     if reply.data.get("board_changed"):
-        changed.append("the player's own board")
+        board = _squares(pack, pos, reply.data.get("board_changes"))
+        if not (reply.data.get("state_changed") and board == state):  # the same object
+            changed.append(f"the player's own board (self.board){board}")
     try:
         move: Any = pack.read_move(raw, pos)
         illegal = None
