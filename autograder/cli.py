@@ -21,6 +21,7 @@ from autograder.classroom.batch import BatchResult, grade_batch, write_grades_cs
 from autograder.classroom.canvas import (
     match_roster,
     read_roster,
+    roster_logins,
     roster_names,
     write_canvas_import,
 )
@@ -169,9 +170,13 @@ def _grade(args: argparse.Namespace) -> int:
             Path(work),
             rubric.packaging_pattern,
             assignment.main_file,
+            roster_logins(roster) if roster is not None else None,
         )
         for problem in collection.problems:
             _say(err, f"skipped: {problem}")
+        identity = [f"identity: {warning}" for warning in collection.warnings]
+        for warning in identity:
+            _say(err, warning)
         if not collection.entries:
             raise GraderError("no submissions found in " + ", ".join(args.inputs))
         _say(
@@ -180,11 +185,11 @@ def _grade(args: argparse.Namespace) -> int:
             f"{jobs} at a time, rubric {rubric.source}, into {out}",
         )
         result = _run_batch(collection.entries, assignment, rubric, out, args, jobs, err)
-    records, notes = list(result.records), []
+    records, notes = list(result.records), identity
     if roster is not None:
         found = match_roster(roster, records)
         records = roster_names(roster, found, records)
-        notes = [f"roster: {problem}" for problem in found.problems]
+        notes = [*identity, *(f"roster: {problem}" for problem in found.problems)]
         for note in notes:
             _say(err, note)
     write_grades_csv(records, out / "grades.csv")
