@@ -23,6 +23,7 @@ from autograder.classroom.intake import is_junk, unpack
 from autograder.classroom.records import Entry
 from autograder.classroom.students import identify
 from autograder.errors import GraderError
+from autograder.play.untrusted import admit
 
 __all__ = [
     "Collection",
@@ -276,4 +277,5 @@ def collect(
         replace(entry, path=intake.place(kept, attached, main))
         for entry, kept, attached in students.found
     ]
-    return Collection(tuple(entries), tuple(intake.problems), tuple(students.warnings))
+    problems = tuple(admit(problem, "sentence") for problem in intake.problems)
+    return Collection(tuple(entries), problems, tuple(students.warnings))

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 from autograder.classroom.canvas_names import Candidate, newest, safe
 from autograder.classroom.records import Entry
+from autograder.play.untrusted import admit
 
 __all__ = ["identify", "resolve", "Students"]
 
@@ -72,7 +73,8 @@ def identify(
             key[owner] = roster[owner]
             if typed is not None and netid != roster[owner]:
                 warning = (
-                    f"{who} handed in {typed.given}, which names {netid}; the roster's login "
+                    f"{who} handed in {admit(typed.given, 'file')}, which names {netid}; the "
+                    "roster's login "
                     f"for {owner} is {roster[owner]}: graded as {roster[owner]}"
                 )
                 notes.setdefault(owner, []).append(warning)
@@ -86,7 +88,7 @@ def identify(
             key[owner] = netid
             continue
         key[owner] = safe(owner)
-        given = typed.given if typed else netid
+        given = admit(typed.given if typed else netid, "file")
         warning = (
             f"{who} handed in {given}, naming another student ({other}); graded as {key[owner]}"
         )
@@ -128,7 +130,7 @@ def identify(
         _entry(student, group, owned_notes.get(student, []), main)
         for student, group in sorted(students.items())
     ]
-    return Students(entries, warnings)
+    return Students(entries, [admit(warning, "sentence") for warning in warnings])
 
 
 def _someone_else(
@@ -214,12 +216,16 @@ def _entry(
         path=kept.path,
         late=kept.late,
         canvas_id=kept.user or next((c.user for c in ordered if c.user), None),
-        name=kept.name or next((c.name for c in ordered if c.name), None),
-        note="; ".join(notes),
-        source=kept.path.name,
-        attached=tuple(c.given for c in attached),
+        name=_name(kept.name or next((c.name for c in ordered if c.name), None)),
+        note=admit("; ".join(notes), "sentence"),
+        source=admit(kept.path.name, "file"),
+        attached=tuple(admit(c.given, "file") for c in attached),
     )
     return entry, kept, attached
+
+
+def _name(name: str | None) -> str | None:
+    return None if name is None else admit(name, "name")
 
 
 def _label(candidate: Candidate) -> str:

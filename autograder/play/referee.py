@@ -28,7 +28,7 @@ from autograder.play.host import PlayerProcess, Reply, Status
 from autograder.play.launch import Launch, Limits
 from autograder.play.protocol import cut_size, decode
 from autograder.play.sandbox import Protections, available
-from autograder.play.untrusted import clean
+from autograder.play.untrusted import admit
 
 __all__ = [
     "Plan",
@@ -47,7 +47,6 @@ __all__ = [
     "SHOWN_BEFORE",
 ]
 
-_RETURNED_SHOWN = 300  # characters of a returned value's repr kept for reports
 SHOWN_BEFORE = 0.05  # seconds in the calls before make_move worth naming in a report
 _NOTES_KEPT = 4  # notes kept from one sync reply (the runner writes at most three)
 
@@ -225,7 +224,7 @@ def _judge(assignment: Assignment, where: str, pos: Any, reply: Reply) -> Call:
         phase,
         Status.OK,
         reply.seconds,
-        returned=clean(repr(raw), _RETURNED_SHOWN),
+        returned=admit(repr(raw), "repr"),
         raw=raw,
         illegal=illegal,
         format_problem=problem,
@@ -433,7 +432,7 @@ class Referee:
                         Ply(
                             pack.turn(record.pos),
                             theirs,
-                            clean(repr(theirs), _RETURNED_SHOWN),
+                            admit(repr(theirs), "repr"),
                             marks=move_marks(pack, record.pos, theirs),
                         )
                     )
