@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import shlex
 import signal
 import sys
 import tempfile
@@ -48,6 +47,7 @@ from autograder.grading.rubric import ExtraOptions, Rubric, load_rubric
 from autograder.live.server import make_server, serve
 from autograder.live.table import PROJECT_ROOT, Table
 from autograder.oracle.commands import add_oracle_commands
+from autograder.play.untrusted import shell_word
 
 __all__ = ["main", "build_parser"]
 
@@ -132,7 +132,7 @@ def _interrupt(signum: int, frame: object) -> None:
 def _command(*parts: list[str]) -> str:
     """``autograder`` with these arguments, quoted for a shell, and the kit it was run with."""
     words = ["autograder", *(word for part in parts for word in part)]
-    return f"{shlex.join(words)}  # kit {kit_version()}"
+    return f"{' '.join(shell_word(word) for word in words)}  # kit {kit_version()}"
 
 
 def _extra_options(options: ExtraOptions, args: argparse.Namespace) -> ExtraOptions:

@@ -2,9 +2,20 @@
 
 from __future__ import annotations
 
+import subprocess
+
 import pytest
 
-from autograder.play.untrusted import BOUNDS, admit, admit_reply, clean, csv_cell, md_cell, md_code
+from autograder.play.untrusted import (
+    BOUNDS,
+    admit,
+    admit_reply,
+    clean,
+    csv_cell,
+    md_cell,
+    md_code,
+    shell_word,
+)
 
 
 @pytest.mark.parametrize(
@@ -101,3 +112,20 @@ def test_a_table_cell_holds_no_markup():
 )
 def test_a_spreadsheet_cell_never_starts_a_formula(text, safe):
     assert csv_cell(text) == safe
+
+
+@pytest.mark.parametrize(
+    ("word", "quoted"),
+    [
+        ("plain.py", "plain.py"),
+        ("two words.py", "'two words.py'"),
+        ("evil\x1b[31m\u202egame.py", "$'evil\\x1b[31m\\u202egame.py'"),
+        ("it's\x07", "$'it\\'s\\x07'"),
+    ],
+)
+def test_a_shell_word_reproduces_the_name_and_holds_nothing_raw(word, quoted, tmp_path):
+    assert shell_word(word) == quoted
+    done = subprocess.run(
+        ["bash", "-c", f"printf %s {quoted}"], capture_output=True, check=True, timeout=30
+    )
+    assert done.stdout.decode() == word

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import html
 import re
+import shlex
 import unicodedata
 from typing import Any
 
@@ -24,6 +25,7 @@ __all__ = [
     "md_cell",
     "html_text",
     "csv_cell",
+    "shell_word",
     "BOUNDS",
     "TEXT_LIMIT",
 ]
@@ -154,3 +156,20 @@ def csv_cell(text: str) -> str:
     if text and text[0] in "=+-@\t\r" and not _NUMBER.fullmatch(text):
         return "'" + text
     return text
+
+
+def shell_word(text: str) -> str:
+    """``text`` as one word of a shell command that still reproduces it: quoted as ``shlex``
+    does, or, when it holds a control or formatting character, in bash's ``$'...'`` with the
+    character as an escape (a file name with ESC or U+202E prints nothing raw)."""
+    if clean(text, len(text)) == text:
+        return shlex.quote(text)
+    escaped = "".join(
+        "\\" + c
+        if c in "\\'"
+        else _visible(c)
+        if c in _KEEP or unicodedata.category(c) in _UNSAFE_CATEGORIES
+        else c
+        for c in text
+    )
+    return f"$'{escaped}'"
