@@ -288,6 +288,18 @@ def test_an_emailed_file_naming_a_user_id_is_not_merged_into_that_user(tmp_path)
     assert "graded on its own as hw8_10006-no-canvas-id" in found.entries[1].note
 
 
+def test_a_user_off_the_roster_naming_a_listed_login_keeps_their_id(tmp_path):
+    folder = tmp_path / "in"
+    _submission(folder / "smithann_10006_501_homework8.zip")
+    _submission(folder / "late_10020_502_hw8_ann.zip")
+    found = _collect(tmp_path, folder, logins={"10006": "ann@wisc.edu"})
+    assert [e.student for e in found.entries] == ["10020", "ann"]
+    assert found.warnings == (
+        "Canvas user 10020 handed in hw8_ann.zip, naming another student (the roster's ann, "
+        "Canvas user 10006); graded as 10020",
+    )
+
+
 def test_with_a_roster_the_roster_names_each_canvas_user(tmp_path):
     folder = tmp_path / "in"
     _submission(folder / "smithann_10006_501_homework8.zip")
@@ -787,3 +799,19 @@ def test_a_zip_handed_in_with_notes_is_graded_alone_and_the_notes_reported(tmp_p
     (entry,) = _collect(tmp_path, folder).entries
     assert entry.path.name == "hw8_bbadger.zip"
     assert entry.attached == ("notes.txt",)
+
+
+def test_names_from_the_inputs_enter_cleaned_and_cut(tmp_path):
+    """File names are submission text: admitted where intake reads them (entries, notes,
+    warnings, problems), so no report or terminal line shows an escape sequence raw."""
+    folder = tmp_path / "in"
+    _submission(folder / "doejane_10009_502_hw8_10006\x1b[2J\u202e.zip")
+    _submission(folder / "doejane_10009_503_hw8_10006.zip")
+    _submission(folder / "smithann_10006_501_homework8.zip")
+    _file(folder / ("n" * 200 + "\x1b.txt"), "notes")
+    found = _collect(tmp_path, folder)
+    texts = [*found.warnings, *found.problems]
+    texts += [f"{e.source} {e.note} {e.attached}" for e in found.entries]
+    assert not any("\x1b" in text or "\u202e" in text for text in texts), texts
+    assert "hw8_10006\\x1b[2J\\u202e.zip" in found.entries[1].note
+    assert found.problems[0].endswith("n\\x1b.txt is not a .py file, a zip or a folder")
