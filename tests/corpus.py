@@ -1199,8 +1199,7 @@ ATTACKS: dict[str, Attack] = {
         "reports",
         f"class {LONG_CLASS_NAME}:\n    pass\n",
         ZERO,
-        f"game.py defines no class TeekoPlayer (it defines: {'K' * 100} [... 1900 more "
-        "characters]); the course's driver creates TeekoPlayer()",
+        f"game.py defines no class TeekoPlayer (it defines: {'K' * 100}",  # then the cut's note
     ),
     "file-name-with-terminal-escapes": Attack(
         "reports",
