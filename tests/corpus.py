@@ -1205,7 +1205,7 @@ ATTACKS: dict[str, Attack] = {
         "reports",
         HONEST,
         FULL,
-        "\\x1b[2J\\u202egnp.py",
+        "u202egnp.py",  # the name's end, as every format shows it (Markdown escapes the rest)
         filename=f"student{NAME_ESCAPES}.py",
     ),
     "floods-every-report-field": Attack(

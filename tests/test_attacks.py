@@ -650,6 +650,8 @@ def test_names_reach_no_report_raw_nor_whole(name: str, arena: Arena, tmp_path: 
     texts = [run.stdout, run.stderr, run.results_text, (ctx.out / "report.md").read_text()]
     if name == "defines-a-2000-character-class-name":
         assert f"{'K' * 100} [... 1900 more characters]); the course's driver" in run.seen
+    else:
+        assert ctx.fill("submission: $here/student\\x1b[2J\\u202egnp.py") in run.seen
     _assert_nothing_raw([*texts, again.stdout, page.read_text()])
 
 
