@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import shlex
 import signal
 import sys
 import tempfile
@@ -28,6 +27,7 @@ from autograder.classroom.canvas import (
     Roster,
     match_roster,
     read_roster,
+    roster_logins,
     roster_names,
     write_canvas_import,
 )
@@ -58,6 +58,7 @@ from autograder.live.server import make_server, serve
 from autograder.live.table import PROJECT_ROOT, Table
 from autograder.oracle.commands import add_oracle_commands
 from autograder.play.sandbox import available, missing_line
+from autograder.play.untrusted import shell_word
 
 __all__ = ["main", "build_parser"]
 
@@ -143,7 +144,7 @@ def _interrupt(signum: int, frame: object) -> None:
 def _command(*parts: list[str]) -> str:
     """``autograder`` with these arguments, quoted for a shell, and the kit it was run with."""
     words = ["autograder", *(word for part in parts for word in part)]
-    return f"{shlex.join(words)}  # kit {kit_version()}"
+    return f"{' '.join(shell_word(word) for word in words)}  # kit {kit_version()}"
 
 
 def _extra_args(args: argparse.Namespace) -> list[str]:
@@ -196,9 +197,13 @@ def _grade(args: argparse.Namespace) -> int:
             Path(work),
             rubric.packaging_pattern,
             assignment.main_file,
+            roster_logins(roster) if roster is not None else None,
         )
         for problem in collection.problems:
             _say(err, f"skipped: {problem}")
+        identity = [f"identity: {warning}" for warning in collection.warnings]
+        for warning in identity:
+            _say(err, warning)
         if not collection.entries:
             raise GraderError("no submissions found in " + ", ".join(args.inputs))
         check_output(out, len(collection.entries))
@@ -211,11 +216,11 @@ def _grade(args: argparse.Namespace) -> int:
         if unfenced:
             err.print(unfenced, style="bold red", markup=False, highlight=False, soft_wrap=True)
         result = _run_batch(collection.entries, assignment, rubric, out, args, jobs, err)
-    records, notes = list(result.records), []
+    records, notes = list(result.records), identity
     if roster is not None:
         found = match_roster(roster, records)
         records = roster_names(roster, found, records)
-        notes = [f"roster: {problem}" for problem in found.problems]
+        notes = [*identity, *(f"roster: {problem}" for problem in found.problems)]
         for note in notes:
             _say(err, note)
     try:

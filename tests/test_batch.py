@@ -366,12 +366,12 @@ def test_roster_names_mismatches_and_the_late_penalty_reach_the_outputs(tmp_path
     rubric = _quick_rubric(tmp_path)
     rubric.write_text(rubric.read_text() + "\n[late]\npenalty = 10\n")
     done = _rerun(run_cli, folder, out, rubric, "--roster", str(roster))
-    rows = _rows(out)
-    assert rows["123"]["name"] == "Badger, Bucky" and rows["124"]["name"] == "Chen, Eve"
-    assert rows["123"]["late"] == "yes" and rows["123"]["late_penalty"] == "-10"
-    assert rows["124"]["late_penalty"] == "0"
-    assert float(rows["123"]["score"]) == float(rows["124"]["score"]) - 10
-    feedback = (out / "students" / "123" / "feedback.md").read_text()
+    rows = _rows(out)  # the roster names each Canvas user: its login, not the user id
+    assert rows["bbadger"]["name"] == "Badger, Bucky" and rows["echen"]["name"] == "Chen, Eve"
+    assert rows["bbadger"]["late"] == "yes" and rows["bbadger"]["late_penalty"] == "-10"
+    assert rows["echen"]["late_penalty"] == "0"
+    assert float(rows["bbadger"]["score"]) == float(rows["echen"]["score"]) - 10
+    feedback = (out / "students" / "bbadger" / "feedback.md").read_text()
     assert "| late penalty (`late_penalty`) | -10 | Canvas marked the submission late: -10 |" in (
         feedback
     )
@@ -380,7 +380,7 @@ def test_roster_names_mismatches_and_the_late_penalty_reach_the_outputs(tmp_path
     assert "- roster: Lee, Kim (login klee, ID 125) has no grade; left blank" in warnings
     assert "- roster: 777 (Canvas id 777) is graded but not on the roster" in warnings
     assert "roster: Lee, Kim (login klee, ID 125) has no grade" in done.stderr
-    assert "| 123 (Badger, Bucky) |" in summary
+    assert "| bbadger (Badger, Bucky) |" in summary
 
 
 def test_an_unusable_roster_stops_the_command_before_anything_is_graded(tmp_path, run_cli):

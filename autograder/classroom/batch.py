@@ -44,7 +44,7 @@ from autograder.grading.scoring import CRITERIA, OPTIONAL, Grade
 from autograder.play.host import PlayerProcess, Status
 from autograder.play.launch import Launch
 from autograder.play.sandbox import available
-from autograder.play.untrusted import csv_cell, md_code
+from autograder.play.untrusted import admit, csv_cell, md_code
 
 __all__ = [
     "BatchResult",
@@ -321,7 +321,7 @@ def _grade_one(
             )
             submission = replace(
                 submission,
-                label=entry.source if entry.attached else entry.path.name,
+                label=entry.source if entry.attached else admit(entry.path.name, "file"),
                 attached=entry.attached,
                 late=entry.late,
             )
@@ -364,13 +364,16 @@ def _again(
 
 
 def _graded(job: _Job, graded: Graded, out: Path, load: float | None) -> Record:
+    """The student's record and reports, written; when all of them would pass
+    :data:`REPORTS_MAX`, the games in them cut in the middle (the first plies and the last
+    kept) and fewer evidence boards drawn as pictures in the page, as little as needed."""
     grade, extras = graded.grade, graded.extras
-    record = replace(
+    base = replace(
         _graded_record(job.entry, grade, time.monotonic() - job.began),
         load=load,
         cores=os.cpu_count(),
         measured_again=sum(c.measured is not None for c in grade.session.calls),
-        games=games_data(grade),
+        fingerprint=job.fingerprint.as_dict(),  # as _save writes it: counted in the size
         leaderboard={
             entry["name"]: entry["value"]
             for entry in leaderboard(grade, extras, grade.rubric.leaderboard)
@@ -378,9 +381,21 @@ def _graded(job: _Job, graded: Graded, out: Path, load: float | None) -> Record:
         missing_layers=list(available().missing()),
     )
     feedback = markdown(grade, extras=extras, reproduce=job.reproduce)
-    results = results_json_text(grade, extras=extras, reproduce=job.reproduce)
-    page = feedback_html(grade, extras=extras, reproduce=job.reproduce)
+    for plies, pictures in _SHRINKING:
+        record = replace(base, games=games_data(grade, plies))
+        results = results_json_text(grade, extras=extras, reproduce=job.reproduce, plies=plies)
+        page = feedback_html(grade, (), extras, job.reproduce, plies, pictures)
+        size = sum(len(text.encode()) for text in (feedback, results, page, record.to_json()))
+        if size <= REPORTS_MAX:
+            break
     return _save(job, record, feedback, results, out, page)
+
+
+# Bytes of one student's reports (feedback.md and .html, results.json, record.json) at most;
+# past it, the games keep fewer plies each and the page draws fewer boards as pictures (plies
+# a game, pictures a page; None: all), step by step until the reports fit.
+REPORTS_MAX = 100_000
+_SHRINKING = ((None, None), (120, None), (60, 8), (30, 4), (12, 2), (0, 0))
 
 
 def _save(

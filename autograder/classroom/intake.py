@@ -29,7 +29,7 @@ from autograder.games import (
     player_classes,
 )
 from autograder.games.pack import Assignment, GamePack
-from autograder.play.untrusted import clean
+from autograder.play.untrusted import admit
 
 __all__ = [
     "Submission",
@@ -112,13 +112,13 @@ def unpack(
         absolute), a symlink, more than ``max_entries`` entries or more than ``max_bytes``
         unpacked; files already written stay in ``target``.
     """
-    label = archive.name
+    label = admit(archive.name, "file")
     try:
         bundle = zipfile.ZipFile(archive)
     except zipfile.BadZipFile:
         raise GraderError(f"{label} is not a readable zip file; zip {main} again") from None
     except OSError as err:
-        raise GraderError(f"cannot read {archive}: {err.strerror}") from None
+        raise GraderError(f"cannot read {admit(str(archive), 'path')}: {err.strerror}") from None
     names: list[str] = []
     with bundle:
         entries = bundle.infolist()
@@ -320,7 +320,7 @@ def open_submission(
     """
     if not path.exists():
         raise GraderError(f"{path} does not exist")
-    label = clean(str(path), 300)
+    label = admit(str(path), "path")
     target = workdir / "submission"
     try:
         if path.is_dir():
@@ -330,8 +330,9 @@ def open_submission(
         if zipfile.is_zipfile(path) or path.suffix.lower() == ".zip":
             target.mkdir(parents=True, exist_ok=True)
             names = unpack(path, target, main)
-            found = _find_main(target, main, clean(path.name, 300))
-            return Submission(found, label, path.name, tuple(names))
+            found = _find_main(target, main, admit(path.name, "file"))
+            kept = tuple(admit(name, "file") for name in names)
+            return Submission(found, label, admit(path.name, "file"), kept)
         if path.suffix == ".py":
             if path.name != main and path.name in files and (path.parent / main).is_file():
                 path = path.parent / main

@@ -30,7 +30,7 @@ from autograder.play.host import PlayerProcess, Reply, Status
 from autograder.play.launch import Launch, Limits
 from autograder.play.protocol import cut_size, decode
 from autograder.play.sandbox import Protections, available
-from autograder.play.untrusted import clean
+from autograder.play.untrusted import admit
 
 __all__ = [
     "Plan",
@@ -49,7 +49,6 @@ __all__ = [
     "SHOWN_BEFORE",
 ]
 
-_RETURNED_SHOWN = 300  # characters of a returned value's repr kept for reports
 SHOWN_BEFORE = 0.05  # seconds in the calls before make_move worth naming in a report
 _NOTES_KEPT = 4  # notes kept from one sync reply (the runner writes at most three)
 
@@ -206,7 +205,7 @@ def _squares(pack: GamePack, pos: Any, changes: Any) -> str:
         for row, col, was, now in changes["squares"][:_SQUARES_SHOWN]:
             if not (0 <= int(row) < len(rows) and 0 <= int(col) < len(rows[int(row)])):
                 return ""
-            before, after = (clean(repr(str(cell)[:_CELL_SHOWN]), 64) for cell in (was, now))
+            before, after = (admit(repr(str(cell)[:_CELL_SHOWN]), "name") for cell in (was, now))
             named.append(f"{pack.square_name(int(row), int(col))} ({before} → {after})")
     except (TypeError, ValueError, KeyError, IndexError):
         return ""
@@ -256,7 +255,7 @@ def _judge(assignment: Assignment, where: str, pos: Any, reply: Reply) -> Call:
         phase,
         Status.OK,
         reply.seconds,
-        returned=clean(repr(raw), _RETURNED_SHOWN),
+        returned=admit(repr(raw), "repr"),
         raw=raw,
         illegal=illegal,
         format_problem=problem,
@@ -468,7 +467,7 @@ class Referee:
                         Ply(
                             pack.turn(record.pos),
                             theirs,
-                            clean(repr(theirs), _RETURNED_SHOWN),
+                            admit(repr(theirs), "repr"),
                             marks=move_marks(pack, record.pos, theirs),
                         )
                     )
