@@ -48,6 +48,7 @@ from typing import Any
 
 _getline = linecache.getline
 _write = os.write  # bound now: the submission may replace os.write
+_thread_id = threading.get_ident
 _portable = False  # set by main: the portable runner (see _portable_channel)
 _HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -62,6 +63,119 @@ def _load_module(path: str, name: str) -> types.ModuleType:
     return module
 
 
+# ---- the audit hook: the introspection a forger needs, refused and recorded ---------------------
+
+# Audit events (https://docs.python.org/3/library/audit_events.html) refused once the
+# submission is imported, with what the report says of an attempt. Frames are how a forger
+# reaches the runner's and the driver's locals (and from there their handlers); gc finds any
+# object by its type; ctypes and /proc/self/mem write memory; a code object can be made to
+# read memory; a hook of its own would see the runner's events.
+_REFUSED = {
+    "sys._getframe": "walked the call stack (sys._getframe)",
+    "sys._current_frames": "read the threads' frames (sys._current_frames)",
+    "sys._current_exceptions": "read the threads' exceptions (sys._current_exceptions)",
+    "sys.settrace": "installed a tracer (sys.settrace)",
+    "sys.setprofile": "installed a profiler (sys.setprofile)",
+    "gc.get_objects": "searched the grader's objects (gc.get_objects)",
+    "gc.get_referrers": "searched the grader's objects (gc.get_referrers)",
+    "gc.get_referents": "searched the grader's objects (gc.get_referents)",
+    "code.__new__": "built a code object (code.__new__)",
+    "sys.addaudithook": "added an audit hook (sys.addaudithook)",
+}
+_FRAME_ATTRIBUTES = ("tb_frame", "gi_frame", "cr_frame", "ag_frame")
+_MAX_REFUSED = 8  # distinct attempts kept for the report
+
+
+class _Refused(RuntimeError):
+    """Raised into the submission for an operation the grader refuses (a RuntimeError, so that
+    ``sys.addaudithook`` drops the hook quietly)."""
+
+
+class _NoFrame(ValueError):
+    """``sys._getframe`` refused as the call stack's end is: libraries that look for their
+    caller (``warnings``, ``typing``, ``collections.namedtuple``) fall back as they do there."""
+
+
+def _refusal(event: str, args: tuple[Any, ...]) -> str | None:
+    """What the report says of ``event``, when the grader refuses it once armed."""
+    if event in _REFUSED:
+        return _REFUSED[event]
+    if event.startswith("ctypes."):
+        return f"used ctypes ({event})"
+    if event == "object.__getattr__" and len(args) > 1 and args[1] in _FRAME_ATTRIBUTES:
+        return f"read a frame ({type(args[0]).__name__}.{args[1]})"
+    if event in ("open", "os.symlink") and args:
+        path = args[0]
+        name = (
+            path.rsplit("/" if type(path) is str else b"/", 1)[-1]
+            if type(path) in (str, bytes)
+            else ""
+        )
+        if name in ("mem", b"mem"):
+            return "opened a process's memory (/proc/.../mem)"
+    if event == "import" and args and type(args[0]) is str and args[0].startswith("_test"):
+        return f"imported {args[0]} (CPython's test helpers)"
+    return None
+
+
+def _frame_readers() -> set[object]:
+    """The code of the standard library's functions that look at their caller's frame for its
+    module's name only (``typing.NewType``, ``Enum('Name', ...)``, ``namedtuple``,
+    ``warnings.warn``): they are allowed ``sys._getframe``, as they never hand a frame on.
+    Bound before the submission runs, so replacing them changes nothing."""
+    import collections
+    import enum
+    import typing
+
+    readers = [
+        getattr(typing, "_caller", None),
+        getattr(enum.EnumType, "_create_", None),
+        collections.namedtuple,
+        warnings.warn,
+    ]
+    return {getattr(f, "__code__", None) for f in readers} - {None}
+
+
+def _install_guard() -> tuple[list[bool], set[int], list[str]]:
+    """Install the runner's audit hook, first of all hooks; returns its switches: ``armed``
+    (refuse from now on), ``quiet`` (threads reading frames for the runner, allowed) and the
+    attempts it refused, which every reply carries."""
+    armed, quiet, refused = [False], set[int](), list[str]()
+    readers, getframe = _frame_readers(), sys._getframe
+
+    def caller_may_look(me: int) -> bool:
+        quiet.add(me)  # the hook's own look at its caller is not refused
+        try:
+            return getframe(2).f_code in readers  # 0: this, 1: the hook, 2: the caller
+        finally:
+            quiet.discard(me)
+
+    def hook(event: str, args: tuple[Any, ...]) -> None:
+        if not armed[0]:
+            return
+        me = _thread_id()
+        if me in quiet:
+            return
+        what = _refusal(event, args)
+        if what is None or (event == "sys._getframe" and caller_may_look(me)):
+            return
+        if what not in refused and len(refused) < _MAX_REFUSED:
+            refused.append(what)
+        if event == "sys._getframe":
+            raise _NoFrame("call stack is not deep enough")
+        raise _Refused(f"the grader refuses this inside a submission: {what}")
+
+    sys.addaudithook(hook)
+    return armed, quiet, refused
+
+
+_armed, _quiet, _refused = (
+    [False],
+    set[int](),
+    list[str](),
+)  # replaced by main's guard: see _install_guard
+
+
 protocol = _load_module(os.path.join(_HERE, "protocol.py"), "_kit_protocol")
 _KIT_FILES = {os.path.abspath(__file__), protocol.__file__}  # frames never shown to students
 
@@ -70,11 +184,16 @@ def _user_frames(err: BaseException) -> str:
     """``Kind: message (line N in f: source; ...)``, the submission's last three frames."""
     frames = []
     trace = err.__traceback__
-    while trace is not None:
-        code = trace.tb_frame.f_code
-        if code.co_filename not in _KIT_FILES:
-            frames.append((code.co_filename, trace.tb_lineno, code.co_name))
-        trace = trace.tb_next
+    me = _thread_id()
+    _quiet.add(me)  # the runner's own reading of frames: nothing of the submission runs here
+    try:
+        while trace is not None:
+            code = trace.tb_frame.f_code
+            if code.co_filename not in _KIT_FILES:
+                frames.append((code.co_filename, trace.tb_lineno, code.co_name))
+            trace = trace.tb_next
+    finally:
+        _quiet.discard(me)
     lines = [
         f"line {line} in {protocol.short(name)}: {protocol.short(_source(path, line))}"
         for path, line, name in frames[-3:]
@@ -113,6 +232,7 @@ def load(source_dir: str, main_file: str) -> tuple[dict[str, Any], types.ModuleT
     module = types.ModuleType(name)
     module.__file__ = path
     sys.modules[name] = module
+    sys.modules["__main__"] = module  # the runner is no module the submission can look up
     try:
         with open(path, "rb") as handle:
             source = handle.read()
@@ -408,6 +528,8 @@ def _portable_channel() -> tuple[int, int]:
 
 
 def main(argv: list[str]) -> None:
+    global _armed, _quiet, _refused
+    _armed, _quiet, _refused = _install_guard()
     if argv[1] == "--probe":
         _probe(json.loads(argv[2]))
         return
@@ -430,22 +552,32 @@ def main(argv: list[str]) -> None:
         _watch_grader(fd_in)
     warnings.simplefilter("ignore")
     random.seed(seed)
+    # Sealed: what answers a request is bound here, in this frame's locals, before the
+    # submission is imported; the runner's module is then no longer ``__main__`` (``load``),
+    # and the audit hook refuses the frames and object searches that would lead back here.
+    make_handlers = driver.make_handlers if failure is None else None
+    receive, encode, reply_to, armed, refused = (
+        protocol.receive,
+        protocol.encode,
+        _reply,
+        _armed,
+        _refused,
+    )
     handlers: dict[str, Any] = {}
 
     def load_submission(_request: dict[str, Any]) -> dict[str, Any]:
-        if failure is not None:
-            return failure
+        if failure is not None or make_handlers is None:
+            return failure or {}
+        armed[0] = True
         reply, module = load(source_dir, settings["main"])
         if module is not None:
-            handlers.update(
-                driver.make_handlers(module, protocol.encode, _user_frames, _find_class)
-            )
+            handlers.update(make_handlers(module, encode, _user_frames, _find_class))
         return reply
 
     handlers["load"] = load_submission
     while True:
         try:
-            request = protocol.receive(fd_in)
+            request = receive(fd_in)
         except EOFError:
             return
         try:
@@ -453,7 +585,9 @@ def main(argv: list[str]) -> None:
         except BaseException as err:
             kind = "exit" if isinstance(err, SystemExit | KeyboardInterrupt) else "crash"
             reply = {"ok": False, "kind": kind, "error": _user_frames(err)}
-        _reply(fd_out, reply, request.get("id"))
+        if refused:  # every reply carries the attempts refused so far, for the report
+            reply = {**reply, "refused": list(refused)}
+        reply_to(fd_out, reply, request.get("id"))
         if request.get("op") == "load" and not reply.get("ok"):
             return
 
