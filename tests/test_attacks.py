@@ -37,10 +37,11 @@ from tests.conftest import SOLUTIONS, STARTERS, autograder_process
 from tests.corpus import (
     ATTACKS,
     COURSE_RUBRIC,
+    FORGERS,
     HONEST,
     PATIENT_RUBRIC,
     Context,
-    in_move_phase,
+    forged_teeko,
     missing_layers,
     quick_rubric,
 )
@@ -164,9 +165,16 @@ class Arena:
         out.mkdir()
         ctx = self._context(folder)
         ctx.other.write_text(CLASSMATE)
-        path = here / ("student.py" if attack.suffix == ".py" else "hw8_student.zip")
-        path.write_bytes(attack.content(ctx))
-        args = ["check", str(path), "--assignment", "teeko", "--json", str(out / "results.json")]
+        if isinstance(attack.payload, dict):  # a folder, as a student checks theirs
+            path = here / "student"
+            for relative, data in attack.files(ctx).items():
+                (path / relative).parent.mkdir(parents=True, exist_ok=True)
+                (path / relative).write_bytes(data)
+        else:
+            path = here / ("student.py" if attack.suffix == ".py" else "hw8_student.zip")
+            path.write_bytes(attack.content(ctx))
+        args = ["check", str(path), "--assignment", attack.assignment]
+        args += ["--json", str(out / "results.json")]
         args += ["--markdown", str(out / "report.md")]
         if attack.rubric != COURSE_RUBRIC:
             rubric = self.patient if attack.rubric == PATIENT_RUBRIC else self.rubric
@@ -318,36 +326,46 @@ def test_patching_the_grader_from_inside_changes_no_game(name: str, arena: Arena
     assert games == expected
 
 
-_LYING_RUNNER = """
-_runner = _sys.modules["__main__"]  # the child runner, in the submission's own process
-_real_encode = _runner.encode
-
-
-def _lying_encode(value, depth=0, room=None):
-    if type(value) is list and all(type(square) is list for square in value):
-        value = [tuple(square) for square in value]
-    return _real_encode(value, depth, room)
-
-
-_runner.encode = _lying_encode
-"""
+class KnownLimit(Exception):
+    """Raised by a known-limit test exactly when it observes the limit it names."""
 
 
 @pytest.mark.slow
-@pytest.mark.xfail(
-    strict=True, reason="known limit (docs/sandbox.md): format is observed inside the child"
-)
-def test_known_limit_a_submission_that_patches_the_runner_can_hide_a_format_error(
+@pytest.mark.parametrize("name", FORGERS)
+def test_a_forger_inside_the_child_is_in_sight_of_the_grader(name: str, arena: Arena) -> None:
+    """Its extra files are listed under packaging, and each introspection the audit hook
+    refused is named there, one evidence line each."""
+    run, _ = arena.check(name)
+    assert run.results is not None
+    packaging = {t["tags"][0]: t["output"] for t in run.results["tests"]}["packaging"]
+    if ATTACKS[name].assignment == "board-abc":
+        assert "also handed in: _forge.py, _ref/board.py, _ref/connectfour.py" in packaging
+    if "signal" not in name:
+        for what in ("sys._getframe", "traceback.tb_frame", "gc.get_objects"):
+            assert "refused: " in packaging and what in packaging
+
+
+@pytest.mark.slow
+@pytest.mark.xfail(strict=True, raises=KnownLimit, reason="known limit (docs/sandbox.md)")
+def test_known_limit_a_forger_with_a_signal_handlers_frame_hides_state_and_format(
     arena: Arena, tmp_path: Path
 ) -> None:
-    source = in_move_phase("return [list(square) for square in move]", _LYING_RUNNER)
-    (tmp_path / "game.py").write_text(source)
-    out = arena.base / "lying-runner.json"
+    """The Teeko forger of ``forges-state-and-format-from-inside``, reaching the runner
+    through the frame a signal handler is handed: the state and format it reports are the
+    forged ones. Fails with KnownLimit only when it observes exactly that."""
+    (tmp_path / "game.py").write_text(forged_teeko("(_by_signal,)"))
+    out = arena.base / "signal-forger.json"
     run = _autograder(
         ["check", str(tmp_path / "game.py"), "--rubric", str(arena.rubric), "--json", str(out)]
     )
-    assert run.results is not None
-    assert _scores(run.results)["format"] == 5  # what returning lists earns; it gets 10
+    assert run.results is not None, run.stderr
+    scores = _scores(run.results)
+    assert {k: v for k, v in scores.items() if k not in ("state", "format")} == {
+        k: v for k, v in ATTACKS["honest"].scores.items() if k not in ("state", "format")
+    }, scores  # everything else is the honest player's: the import worked
+    if (scores["state"], scores["format"]) == (10, 10):  # what it earns honestly: 5 and 5
+        raise KnownLimit("the forged encoder and board reader hid both")
+    assert (scores["state"], scores["format"]) == (5, 5), scores
 
 
 # ---- archives: refused by ``check`` in one line ---------------------------------------------
@@ -495,7 +513,7 @@ def test_the_whole_corpus_as_one_batch(arena: Arena) -> None:
     names = [
         n
         for n, a in ATTACKS.items()
-        if not n.startswith("honest") and not missing_layers(a, LAYERS)
+        if not n.startswith("honest") and a.assignment == "teeko" and not missing_layers(a, LAYERS)
     ]
     folder, out = arena.base / "batch" / "class", arena.base / "batch" / "out"
     marker = f"teeko-attack-batch-{uuid.uuid4().hex[:8]}"
