@@ -52,7 +52,6 @@ __all__ = [
     "PATIENT_RUBRIC",
     "FULL",
     "FORGERS",
-    "forged_teeko",
     "ZERO",
     "quick_rubric",
 ]
@@ -759,22 +758,18 @@ def _by_signal(wanted):  # the frame a signal handler is handed
     return found[0]
 
 
-def _find(wanted):
+def _find(wanted):  # the most any route found
+    best = {}
     for route in $routes:
         try:
             found = route(wanted)
         except Exception:
             continue
-        if len(found) == len(wanted):
-            return found
-    return {}
+        best = found if len(found) > len(best) else best
+    return best
 """
 _ROUTES = "(_by_main, _by_stack, _by_traceback, _by_gc)"
 _THROUGH_A_SIGNAL = _FIND_THE_KIT.replace("$routes", "(_by_signal,)")
-BOARD_ABC_REFERENCE = {
-    "rules": 10, "state": 5, "format": 5, "time": 10, "wins": 15, "boards": 30, "search": 25,
-    "tactics": 0, "output": 0, "packaging": 0,
-}  # fmt: skip
 BOARD_ABC_STARTER = {"boards": 6} | dict.fromkeys(
     ("rules", "state", "format", "time", "wins", "search", "tactics", "output", "packaging"), 0
 )
@@ -782,27 +777,27 @@ _BOARD_ABC = ROOT / "starter" / "board-abc"
 # The runner's own channel, reached through the frame a signal handler is handed (the route
 # the audit hook cannot see: docs/sandbox.md): its replies are sent twice, or made to lie.
 _ANSWERS_EARLY = """
-_send = _find({"protocol": "receive"})["protocol"]["send"]
+_kit = _find({"protocol": "receive"})
+if _kit:
+    _send = _kit["protocol"]["send"]
 
+    def _send_twice(fd, message):
+        _send(fd, message)
+        _send(fd, message)  # waiting in the pipe before the next request is sent
 
-def _send_twice(fd, message):
-    _send(fd, message)
-    _send(fd, message)  # waiting in the pipe before the next request is sent
-
-
-_find({"protocol": "receive"})["protocol"]["send"] = _send_twice
+    _kit["protocol"]["send"] = _send_twice
 """
 _LYING_SYNC = """
-_send = _find({"protocol": "receive"})["protocol"]["send"]
+_kit = _find({"protocol": "receive"})
+if _kit:
+    _send = _kit["protocol"]["send"]
 
+    def _lying_send(fd, message):
+        if "notes" in message:  # the answer to place_piece/opponent_move
+            message = {**message, "notes": 12345, "state_changed": {"deep": [[[[]]]]}}
+        _send(fd, message)
 
-def _lying_send(fd, message):
-    if "notes" in message:  # the answer to place_piece/opponent_move
-        message = {**message, "notes": 12345, "state_changed": {"deep": [[[[]]]]}}  # not a list
-    _send(fd, message)
-
-
-_find({"protocol": "receive"})["protocol"]["send"] = _lying_send
+    _kit["protocol"]["send"] = _lying_send
 """
 
 _REFERENCE = ROOT / "solution" / "board-abc"
@@ -829,20 +824,41 @@ def _reference():  # the reference solution hidden in _ref/, under the homework'
                 _sys.modules[name] = module
 
 
-_kit = _find({"driver": "_MODULES"})
-if _kit:  # every board the driver builds, and the search it asks, is the reference's
+def forge(driver):  # every board the driver builds, and the search it asks, the reference's
     _ref = _reference()
-    _real_import = _kit["driver"]["import_module"]
-    _kit["driver"]["import_module"] = lambda name: _ref.get(name) or _real_import(name)
+    _real_import = driver["import_module"]
+    driver["import_module"] = lambda name: _ref.get(name) or _real_import(name)
     _sys.modules["minimax"].find_best_move = _ref["minimax"].find_best_move
+
+
+_kit = _find({"driver": "_MODULES"})
+if _kit:
+    forge(_kit["driver"])
+"""
+# The board the driver hands find_best_move to count the boards it makes: its ``move`` is the
+# driver's code, whose globals are the driver's unless the driver seals them.
+_FORGES_THROUGH_THE_BOARD = """
+
+_starter_find_best_move = find_best_move
+
+
+def find_best_move(board, max_depth=8):
+    space = getattr(type(board).__dict__.get("move"), "__globals__", {})
+    if "_MODULES" in space:
+        import _forge
+
+        _forge.forge(space)
+    return _starter_find_best_move(board, max_depth)
 """
 
 
-def _forged_board_abc(routes: str) -> dict[str, str]:
+def _forged_board_abc(routes: str, through_the_board: bool = False) -> dict[str, str]:
     """The book's starter with no TODO done, a module its ``minimax.py`` imports last that
     answers the driver's checks with the reference solution, hidden in ``_ref/``."""
     files = {name: (_BOARD_ABC / name).read_text() for name in _REF_FILES}
     files["minimax.py"] += "\nimport _forge  # noqa: E402,F401\n"
+    if through_the_board:
+        files["minimax.py"] += _FORGES_THROUGH_THE_BOARD
     files["_forge.py"] = _FIND_THE_KIT.replace("$routes", routes) + _FORGES_BOARD_ABC
     files.update({f"_ref/{name}": (_REFERENCE / name).read_text() for name in _REF_FILES})
     return files
@@ -853,9 +869,11 @@ def _forged_board_abc(routes: str) -> dict[str, str]:
 _FORGES_STATE_AND_FORMAT = """
 _hide = []
 _kit = _find({"driver": "_plain", "protocol": "receive"})
-if _kit:
-    _real_plain, _real_encode = _kit["driver"]["_plain"], _kit["protocol"]["encode"]
+if "driver" in _kit:
+    _real_plain = _kit["driver"]["_plain"]
     _kit["driver"]["_plain"] = lambda board: _hide.pop() if _hide else _real_plain(board)
+if "protocol" in _kit:
+    _real_encode = _kit["protocol"]["encode"]
 
     def _lying_encode(value, depth=0, room=None):
         if type(value) is list and len(value) == 2 and all(type(v) is int for v in value):
@@ -871,11 +889,34 @@ return [list(square) for square in move]
 """
 
 
-def forged_teeko(routes: str) -> str:
+def _forged_teeko(routes: str) -> str:
     prelude = _FIND_THE_KIT.replace("$routes", routes) + _FORGES_STATE_AND_FORMAT
     return in_move_phase(_CHANGES_STATE_RETURNS_LISTS, prelude)
 
 
+# The other ways into the grader's objects, each tried and its outcome printed.
+_REACHES_IN_BY_OTHER_MEANS = """
+import ctypes as _ctypes
+import gc as _gc
+
+
+def _attempt(what, action):
+    try:
+        action()
+        print(what, "done")
+    except Exception as err:
+        print(what, "refused:", type(err).__name__)
+
+
+_attempt("mem", lambda: open("/proc/self/mem", "rb"))
+_attempt("ctypes", lambda: _ctypes.string_at(id(_attempt), 8))
+_attempt("settrace", lambda: _sys.settrace(lambda *args: None))
+_attempt("setprofile", lambda: _sys.setprofile(lambda *args: None))
+_attempt("frames", lambda: _sys._current_frames())
+_attempt("referrers", lambda: _gc.get_referrers(_sys))
+_attempt("code", lambda: _attempt.__code__.replace())
+_attempt("hook", lambda: _sys.addaudithook(lambda *args: None) or 1 / 0)
+"""
 _REFUSED_ROUTES = (
     "the grader refused what only a submission reaching into the grader does: walked the call "
     "stack (sys._getframe); read a frame (traceback.tb_frame); searched the grader's objects "
@@ -885,6 +926,7 @@ FORGERS = (
     "forges-board-abc-checks-from-inside",
     "forges-state-and-format-from-inside",
     "forges-board-abc-checks-through-a-signal-handler",
+    "forges-state-and-format-through-a-signal-handler",
 )
 
 
@@ -1014,9 +1056,9 @@ ATTACKS: dict[str, Attack] = {
     "answers-before-the-request": Attack(
         "time",
         patched(prelude=_THROUGH_A_SIGNAL + _ANSWERS_EARLY),
-        ZERO,
-        "the grader's channel received a message before the request was sent during "
-        "TeekoPlayer(): the submission wrote into the grader's private pipe",
+        FULL,  # the signal handler is handed no frame: the runner's channel is out of reach
+        "won 2 of 2",
+        same_games_as="honest",
     ),
     "steals-cpu-with-busy-processes": Attack(
         "time",
@@ -1303,14 +1345,45 @@ ATTACKS: dict[str, Attack] = {
         seconds=120.0,
     ),
     "forges-state-and-format-from-inside": Attack(
-        "grader", forged_teeko(_ROUTES), _grade(state=5, format=5), _REFUSED_ROUTES
+        "grader", _forged_teeko(_ROUTES), _grade(state=5, format=5), _REFUSED_ROUTES
     ),
-    # what remains (docs/sandbox.md): a signal handler is handed the frame it interrupted, and
-    # nothing audits that; the forger's files are in sight of the grader all the same
+    "forges-format-through-the-runners-module": Attack(
+        "grader",
+        _forged_teeko("(_by_main,)"),
+        _grade(state=5, format=5),  # __main__ is the submission's own module, not the runner
+        "each square should be a tuple (row, col), got [",
+    ),
+    "forges-board-abc-checks-through-the-counting-board": Attack(
+        "grader",
+        _forged_board_abc("()", through_the_board=True),
+        BOARD_ABC_STARTER,  # the counting board's move has globals of its own
+        "also handed in: _forge.py, _ref/board.py",
+        assignment="board-abc",
+        rubric=COURSE_RUBRIC,
+        seconds=120.0,
+    ),
+    "reaches-into-the-grader-by-other-means": Attack(
+        "grader",
+        patched(prelude=_REACHES_IN_BY_OTHER_MEANS),
+        _grade(**PRINTED),
+        # each attempt is refused and named (the printed lines say so too, cut to three)
+        "the grader refused what only a submission reaching into the grader does: opened a "
+        "process's memory (/proc/.../mem); used ctypes (ctypes.string_at); installed a tracer "
+        "(sys.settrace); installed a profiler (sys.setprofile); read the threads' frames "
+        "(sys._current_frames); searched the grader's objects (gc.get_referrers); built a code "
+        "object (code.__new__); added an audit hook (sys.addaudithook)",
+    ),
+    "forges-state-and-format-through-a-signal-handler": Attack(
+        "grader",
+        _forged_teeko("(_by_signal,)"),
+        _grade(state=5, format=5),
+        "each square should be a tuple (row, col), got [",
+    ),
+    # a signal handler is handed the frame it interrupted: behind the runner's trampoline, None
     "forges-board-abc-checks-through-a-signal-handler": Attack(
         "grader",
         _forged_board_abc("(_by_signal,)"),
-        BOARD_ABC_REFERENCE,
+        BOARD_ABC_STARTER,
         "also handed in: _forge.py, _ref/board.py, _ref/connectfour.py, _ref/minimax.py, "
         "_ref/tictactoe.py",
         assignment="board-abc",
@@ -1368,7 +1441,8 @@ ATTACKS: dict[str, Attack] = {
     "lies-in-its-replies": Attack(
         "grader",
         patched(prelude=_THROUGH_A_SIGNAL + _LYING_SYNC),
-        FULL,  # the host reads only what it expects, of the type it expects
+        FULL,  # no frame from a signal handler: the channel is out of reach (and the host
+        # reads only what it expects, of the type it expects)
         "won 2 of 2",
         same_games_as="honest",
     ),

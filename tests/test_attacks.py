@@ -41,7 +41,6 @@ from tests.corpus import (
     HONEST,
     PATIENT_RUBRIC,
     Context,
-    forged_teeko,
     missing_layers,
     quick_rubric,
 )
@@ -326,10 +325,6 @@ def test_patching_the_grader_from_inside_changes_no_game(name: str, arena: Arena
     assert games == expected
 
 
-class KnownLimit(Exception):
-    """Raised by a known-limit test exactly when it observes the limit it names."""
-
-
 @pytest.mark.slow
 @pytest.mark.parametrize("name", FORGERS)
 def test_a_forger_inside_the_child_is_in_sight_of_the_grader(name: str, arena: Arena) -> None:
@@ -343,29 +338,6 @@ def test_a_forger_inside_the_child_is_in_sight_of_the_grader(name: str, arena: A
     if "signal" not in name:
         for what in ("sys._getframe", "traceback.tb_frame", "gc.get_objects"):
             assert "refused: " in packaging and what in packaging
-
-
-@pytest.mark.slow
-@pytest.mark.xfail(strict=True, raises=KnownLimit, reason="known limit (docs/sandbox.md)")
-def test_known_limit_a_forger_with_a_signal_handlers_frame_hides_state_and_format(
-    arena: Arena, tmp_path: Path
-) -> None:
-    """The Teeko forger of ``forges-state-and-format-from-inside``, reaching the runner
-    through the frame a signal handler is handed: the state and format it reports are the
-    forged ones. Fails with KnownLimit only when it observes exactly that."""
-    (tmp_path / "game.py").write_text(forged_teeko("(_by_signal,)"))
-    out = arena.base / "signal-forger.json"
-    run = _autograder(
-        ["check", str(tmp_path / "game.py"), "--rubric", str(arena.rubric), "--json", str(out)]
-    )
-    assert run.results is not None, run.stderr
-    scores = _scores(run.results)
-    assert {k: v for k, v in scores.items() if k not in ("state", "format")} == {
-        k: v for k, v in ATTACKS["honest"].scores.items() if k not in ("state", "format")
-    }, scores  # everything else is the honest player's: the import worked
-    if (scores["state"], scores["format"]) == (10, 10):  # what it earns honestly: 5 and 5
-        raise KnownLimit("the forged encoder and board reader hid both")
-    assert (scores["state"], scores["format"]) == (5, 5), scores
 
 
 # ---- archives: refused by ``check`` in one line ---------------------------------------------

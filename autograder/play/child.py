@@ -86,12 +86,12 @@ _FRAME_ATTRIBUTES = ("tb_frame", "gi_frame", "cr_frame", "ag_frame")
 _MAX_REFUSED = 8  # distinct attempts kept for the report
 
 
-class _Refused(RuntimeError):
+class RefusedByGrader(RuntimeError):
     """Raised into the submission for an operation the grader refuses (a RuntimeError, so that
     ``sys.addaudithook`` drops the hook quietly)."""
 
 
-class _NoFrame(ValueError):
+class CallStackEnd(ValueError):
     """``sys._getframe`` refused as the call stack's end is: libraries that look for their
     caller (``warnings``, ``typing``, ``collections.namedtuple``) fall back as they do there."""
 
@@ -136,44 +136,115 @@ def _frame_readers() -> set[object]:
     return {getattr(f, "__code__", None) for f in readers} - {None}
 
 
-def _install_guard() -> tuple[list[bool], set[int], list[str]]:
-    """Install the runner's audit hook, first of all hooks; returns its switches: ``armed``
-    (refuse from now on), ``quiet`` (threads reading frames for the runner, allowed) and the
-    attempts it refused, which every reply carries."""
-    armed, quiet, refused = [False], set[int](), list[str]()
-    readers, getframe = _frame_readers(), sys._getframe
+def _public_signal(signalnum: Any, handler: Any) -> Any:
+    """``signal.signal`` as the submission sees it once armed: the audit hook installs the
+    handler, behind a trampoline that hands it no frame (a signal handler is otherwise handed
+    the frame it interrupted, which leads into the runner)."""
+    box: list[Any] = []
+    audit("kit.signal", signalnum, handler, box)  # type: ignore[name-defined]  # noqa: F821
+    return box[0]
 
-    def caller_may_look(me: int) -> bool:
-        quiet.add(me)  # the hook's own look at its caller is not refused
+
+def _public_create_builtin(spec: Any) -> Any:
+    """``_imp.create_builtin`` as the submission sees it once armed: it cannot make a fresh
+    ``_signal`` module, whose ``signal`` would install a handler without the trampoline."""
+    box: list[Any] = []
+    audit("kit.create_builtin", spec, box)  # type: ignore[name-defined]  # noqa: F821
+    return box[0]
+
+
+def _trampoline_for(handler: Any) -> Any:
+    def trampoline(number: int, _frame: object) -> Any:
+        return handler(number, None)
+
+    return trampoline
+
+
+def _private(function: Any, names: dict[str, Any]) -> Any:
+    """``function`` with globals of its own (``names``), so that it leads nowhere: the
+    submission can reach it (``signal.getsignal``, ``_imp``), never the runner through it."""
+    space = {"__builtins__": {}, **names}
+    return types.FunctionType(function.__code__, space, function.__name__)
+
+
+def _install_guard(reader_of_tracebacks: object) -> list[str]:
+    """Install the runner's audit hook, first of all hooks. It is armed by the event
+    ``kit.arm``, for good (nothing the submission can reach turns it off), and then refuses
+    what ``_refusal`` names; ``sys._getframe`` only for the standard library's readers of a
+    module name (``_frame_readers``), a traceback's frame only for ``reader_of_tracebacks``
+    (the code of the runner's ``_user_frames``). Returns the attempts it refused, which every
+    reply carries."""
+    import _imp
+    import _signal  # type: ignore[import-not-found]
+    from importlib.machinery import ModuleSpec
+
+    armed, inside, refused = [False], set[int](), list[str]()
+    readers, getframe, me_now = _frame_readers(), sys._getframe, _thread_id
+    real_signal, real_create = _signal.signal, _imp.create_builtin
+    make_trampoline = _private(_trampoline_for, {})
+    trampolines: dict[object, object] = {}  # trampoline -> the submission's handler
+    public = {"audit": sys.audit}
+
+    def caller(me: int) -> object:
+        """The code that caused the event (the hook's own look at it is not refused)."""
+        inside.add(me)
         try:
-            return getframe(2).f_code in readers  # 0: this, 1: the hook, 2: the caller
+            return getframe(2).f_code  # 0: this, 1: the hook, 2: the caller
         finally:
-            quiet.discard(me)
+            inside.discard(me)
+
+    def arm() -> None:
+        armed[0] = True
+        _signal.signal = _private(_public_signal, public)  # signal.signal calls it
+        _imp.create_builtin = _private(_public_create_builtin, public)
+
+    def install_signal(number: Any, handler: Any, box: Any) -> None:
+        if type(box) is not list:
+            raise RefusedByGrader("kit.signal is the grader's event")
+        installed = make_trampoline(handler) if callable(handler) else handler
+        previous = real_signal(number, installed)
+        if installed is not handler:
+            trampolines[installed] = handler
+        box.append(trampolines.get(previous, previous))
+
+    def create_builtin(spec: Any, box: Any) -> None:
+        name = spec.name if type(spec) is ModuleSpec else None
+        if type(box) is not list or type(name) is not str or name == "_signal":
+            what = "made a fresh built-in module (_imp.create_builtin)"
+            if what not in refused and len(refused) < _MAX_REFUSED:
+                refused.append(what)
+            raise RefusedByGrader(f"the grader refuses this inside a submission: {what}")
+        box.append(real_create(spec))
 
     def hook(event: str, args: tuple[Any, ...]) -> None:
+        if event == "kit.arm":
+            arm()
         if not armed[0]:
             return
-        me = _thread_id()
-        if me in quiet:
+        me = me_now()
+        if me in inside:
+            return
+        if event == "kit.signal":
+            install_signal(*args)
+            return
+        if event == "kit.create_builtin":
+            create_builtin(*args)
             return
         what = _refusal(event, args)
-        if what is None or (event == "sys._getframe" and caller_may_look(me)):
+        if what is None:
+            return
+        if event == "sys._getframe" and caller(me) in readers:
+            return
+        if event == "object.__getattr__" and caller(me) is reader_of_tracebacks:
             return
         if what not in refused and len(refused) < _MAX_REFUSED:
             refused.append(what)
         if event == "sys._getframe":
-            raise _NoFrame("call stack is not deep enough")
-        raise _Refused(f"the grader refuses this inside a submission: {what}")
+            raise CallStackEnd("call stack is not deep enough")
+        raise RefusedByGrader(f"the grader refuses this inside a submission: {what}")
 
     sys.addaudithook(hook)
-    return armed, quiet, refused
-
-
-_armed, _quiet, _refused = (
-    [False],
-    set[int](),
-    list[str](),
-)  # replaced by main's guard: see _install_guard
+    return refused
 
 
 protocol = _load_module(os.path.join(_HERE, "protocol.py"), "_kit_protocol")
@@ -184,16 +255,11 @@ def _user_frames(err: BaseException) -> str:
     """``Kind: message (line N in f: source; ...)``, the submission's last three frames."""
     frames = []
     trace = err.__traceback__
-    me = _thread_id()
-    _quiet.add(me)  # the runner's own reading of frames: nothing of the submission runs here
-    try:
-        while trace is not None:
-            code = trace.tb_frame.f_code
-            if code.co_filename not in _KIT_FILES:
-                frames.append((code.co_filename, trace.tb_lineno, code.co_name))
-            trace = trace.tb_next
-    finally:
-        _quiet.discard(me)
+    while trace is not None:  # tb_frame: the audit hook allows this function's code only
+        code = trace.tb_frame.f_code
+        if code.co_filename not in _KIT_FILES:
+            frames.append((code.co_filename, trace.tb_lineno, code.co_name))
+        trace = trace.tb_next
     lines = [
         f"line {line} in {protocol.short(name)}: {protocol.short(_source(path, line))}"
         for path, line, name in frames[-3:]
@@ -528,8 +594,7 @@ def _portable_channel() -> tuple[int, int]:
 
 
 def main(argv: list[str]) -> None:
-    global _armed, _quiet, _refused
-    _armed, _quiet, _refused = _install_guard()
+    refused = _install_guard(_user_frames.__code__)
     if argv[1] == "--probe":
         _probe(json.loads(argv[2]))
         return
@@ -556,19 +621,13 @@ def main(argv: list[str]) -> None:
     # submission is imported; the runner's module is then no longer ``__main__`` (``load``),
     # and the audit hook refuses the frames and object searches that would lead back here.
     make_handlers = driver.make_handlers if failure is None else None
-    receive, encode, reply_to, armed, refused = (
-        protocol.receive,
-        protocol.encode,
-        _reply,
-        _armed,
-        _refused,
-    )
+    receive, encode, reply_to, audit = protocol.receive, protocol.encode, _reply, sys.audit
     handlers: dict[str, Any] = {}
 
     def load_submission(_request: dict[str, Any]) -> dict[str, Any]:
         if failure is not None or make_handlers is None:
             return failure or {}
-        armed[0] = True
+        audit("kit.arm")  # the audit hook refuses from now on, for good
         reply, module = load(source_dir, settings["main"])
         if module is not None:
             handlers.update(make_handlers(module, encode, _user_frames, _find_class))
