@@ -835,30 +835,13 @@ _kit = _find({"driver": "_MODULES"})
 if _kit:
     forge(_kit["driver"])
 """
-# The board the driver hands find_best_move to count the boards it makes: its ``move`` is the
-# driver's code, whose globals are the driver's unless the driver seals them.
-_FORGES_THROUGH_THE_BOARD = """
-
-_starter_find_best_move = find_best_move
 
 
-def find_best_move(board, max_depth=8):
-    space = getattr(type(board).__dict__.get("move"), "__globals__", {})
-    if "_MODULES" in space:
-        import _forge
-
-        _forge.forge(space)
-    return _starter_find_best_move(board, max_depth)
-"""
-
-
-def _forged_board_abc(routes: str, through_the_board: bool = False) -> dict[str, str]:
+def _forged_board_abc(routes: str) -> dict[str, str]:
     """The book's starter with no TODO done, a module its ``minimax.py`` imports last that
     answers the driver's checks with the reference solution, hidden in ``_ref/``."""
     files = {name: (_BOARD_ABC / name).read_text() for name in _REF_FILES}
     files["minimax.py"] += "\nimport _forge  # noqa: E402,F401\n"
-    if through_the_board:
-        files["minimax.py"] += _FORGES_THROUGH_THE_BOARD
     files["_forge.py"] = _FIND_THE_KIT.replace("$routes", routes) + _FORGES_BOARD_ABC
     files.update({f"_ref/{name}": (_REFERENCE / name).read_text() for name in _REF_FILES})
     return files
@@ -1352,15 +1335,6 @@ ATTACKS: dict[str, Attack] = {
         _forged_teeko("(_by_main,)"),
         _grade(state=5, format=5),  # __main__ is the submission's own module, not the runner
         "each square should be a tuple (row, col), got [",
-    ),
-    "forges-board-abc-checks-through-the-counting-board": Attack(
-        "grader",
-        _forged_board_abc("()", through_the_board=True),
-        BOARD_ABC_STARTER,  # the counting board's move has globals of its own
-        "also handed in: _forge.py, _ref/board.py",
-        assignment="board-abc",
-        rubric=COURSE_RUBRIC,
-        seconds=120.0,
     ),
     "reaches-into-the-grader-by-other-means": Attack(
         "grader",
