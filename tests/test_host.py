@@ -246,3 +246,33 @@ def test_a_message_waiting_before_the_request_is_a_bad_reply(tmp_path):
         reply = proc.request({"op": "move"}, 2, "make_move")
     assert reply.status is Status.BAD_REPLY
     assert "a message before the request was sent during make_move" in reply.detail
+
+
+_SIGNAL_HANDLER = """
+import signal, time
+
+
+def _handler(number, frame):
+    print("handler frame:", frame)
+
+
+old = signal.signal(signal.SIGALRM, _handler)
+print("getsignal is the handler:", signal.getsignal(signal.SIGALRM) is _handler)
+signal.setitimer(signal.ITIMER_REAL, 0.01)
+time.sleep(0.2)
+print("the handler comes back:", signal.signal(signal.SIGALRM, old) is _handler)
+return [(0, 0)]
+"""
+
+
+def test_a_signal_handler_works_and_is_handed_no_frame(tmp_path):
+    """The frame a handler is handed leads into the runner: it gets None, and the rest of
+    ``signal`` behaves as always (docs/sandbox.md, "sealed runner and audit hook")."""
+    with _real(tmp_path, _player(_SIGNAL_HANDLER)) as proc:
+        reply = _constructed(proc).request({"op": "move"}, 2, "make_move")
+    assert reply.ok, reply.detail
+    assert reply.printed.split("\n")[:3] == [
+        "getsignal is the handler: True",
+        "handler frame: None",
+        "the handler comes back: True",
+    ]

@@ -153,6 +153,13 @@ def _public_create_builtin(spec: Any) -> Any:
     return box[0]
 
 
+def _public_getsignal(signalnum: Any) -> Any:
+    """``signal.getsignal`` as the submission sees it once armed: its own handler, not the
+    trampoline in front of it."""
+    current = real_getsignal(signalnum)  # type: ignore[name-defined]  # noqa: F821
+    return trampolines.get(current, current)  # type: ignore[name-defined]  # noqa: F821
+
+
 def _trampoline_for(handler: Any) -> Any:
     def trampoline(number: int, _frame: object) -> Any:
         return handler(number, None)
@@ -180,7 +187,11 @@ def _install_guard(reader_of_tracebacks: object) -> list[str]:
 
     armed, inside, refused = [False], set[int](), list[str]()
     readers, getframe, me_now = _frame_readers(), sys._getframe, _thread_id
-    real_signal, real_create = _signal.signal, _imp.create_builtin
+    real_signal, real_getsignal, real_create = (
+        _signal.signal,
+        _signal.getsignal,
+        _imp.create_builtin,
+    )
     make_trampoline = _private(_trampoline_for, {})
     trampolines: dict[object, object] = {}  # trampoline -> the submission's handler
     public = {"audit": sys.audit}
@@ -197,6 +208,9 @@ def _install_guard(reader_of_tracebacks: object) -> list[str]:
         armed[0] = True
         _signal.signal = _private(_public_signal, public)  # signal.signal calls it
         _imp.create_builtin = _private(_public_create_builtin, public)
+        _signal.getsignal = _private(
+            _public_getsignal, {"real_getsignal": real_getsignal, "trampolines": trampolines}
+        )
 
     def install_signal(number: Any, handler: Any, box: Any) -> None:
         if type(box) is not list:
