@@ -373,15 +373,19 @@ _try("loopback", lambda: _socket.create_connection(("127.0.0.1", 22), timeout=1)
 """
 )
 _REMOUNT = """
-import ctypes as _ctypes
-_libc = _ctypes.CDLL(None, use_errno=True)
 _results = []
-for _args in ((None, b"/", None, 32 | 4096, None), (None, b"/tmp", None, 32, None)):
-    _results.append(_libc.mount(*_args))
-_results.append(_libc.umount2(b"$solution".rsplit(b"/", 2)[0], 2))
-_results.append(_libc.unshare(0x10000000 | 0x00020000))  # a user and a mount namespace
-_results.append(_libc.umount2(b"$solution".rsplit(b"/", 2)[0], 2))
-_results.append(_libc.mount(None, b"/", None, 32 | 4096, None))
+try:  # the system calls need ctypes, which the audit hook refuses; seccomp stands behind it
+    import ctypes as _ctypes
+
+    _libc = _ctypes.CDLL(None, use_errno=True)
+    for _args in ((None, b"/", None, 32 | 4096, None), (None, b"/tmp", None, 32, None)):
+        _results.append(_libc.mount(*_args))
+    _results.append(_libc.umount2(b"$solution".rsplit(b"/", 2)[0], 2))
+    _results.append(_libc.unshare(0x10000000 | 0x00020000))  # a user and a mount namespace
+    _results.append(_libc.umount2(b"$solution".rsplit(b"/", 2)[0], 2))
+    _results.append(_libc.mount(None, b"/", None, 32 | 4096, None))
+except OSError as err:
+    _results.append(type(err).__name__)
 try:
     open("$here/$marker", "w").write("pwned")
     _results.append("wrote")
@@ -898,7 +902,7 @@ _attempt("setprofile", lambda: _sys.setprofile(lambda *args: None))
 _attempt("frames", lambda: _sys._current_frames())
 _attempt("referrers", lambda: _gc.get_referrers(_sys))
 _attempt("code", lambda: _attempt.__code__.replace())
-_attempt("hook", lambda: _sys.addaudithook(lambda *args: None) or 1 / 0)
+_attempt("hook", lambda: _sys.addaudithook(lambda *args: None))
 """
 _REFUSED_ROUTES = (
     "the grader refused what only a submission reaching into the grader does: walked the call "
@@ -1313,7 +1317,7 @@ ATTACKS: dict[str, Attack] = {
         "files",
         patched(prelude=_REMOUNT),
         _grade(**PRINTED),
-        "escape attempts: [-1, -1, -1, -1, -1, -1, 'FileNotFoundError']",
+        "escape attempts: ['RefusedByGrader', 'FileNotFoundError']",
         absent=("$here/$marker",),
         needs=FENCE,
     ),

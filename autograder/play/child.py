@@ -86,9 +86,9 @@ _FRAME_ATTRIBUTES = ("tb_frame", "gi_frame", "cr_frame", "ag_frame")
 _MAX_REFUSED = 8  # distinct attempts kept for the report
 
 
-class RefusedByGrader(RuntimeError):
-    """Raised into the submission for an operation the grader refuses (a RuntimeError, so that
-    ``sys.addaudithook`` drops the hook quietly)."""
+class RefusedByGrader(PermissionError):
+    """Raised into the submission for an operation the grader refuses, with ``EPERM``: the
+    error a refused system call gives, which code that opens files already handles."""
 
 
 class CallStackEnd(ValueError):
@@ -104,14 +104,9 @@ def _refusal(event: str, args: tuple[Any, ...]) -> str | None:
         return f"used ctypes ({event})"
     if event == "object.__getattr__" and len(args) > 1 and args[1] in _FRAME_ATTRIBUTES:
         return f"read a frame ({type(args[0]).__name__}.{args[1]})"
-    if event in ("open", "os.symlink") and args:
-        path = args[0]
-        name = (
-            path.rsplit("/" if type(path) is str else b"/", 1)[-1]
-            if type(path) in (str, bytes)
-            else ""
-        )
-        if name in ("mem", b"mem"):
+    if event in ("open", "os.symlink") and args and type(args[0]) in (str, bytes):
+        path = args[0] if type(args[0]) is str else args[0].decode("utf-8", "replace")
+        if path.rsplit("/", 1)[-1] == "mem" and (path.startswith("/proc/") or path[:1] != "/"):
             return "opened a process's memory (/proc/.../mem)"
     if event == "import" and args and type(args[0]) is str and args[0].startswith("_test"):
         return f"imported {args[0]} (CPython's test helpers)"
@@ -214,7 +209,7 @@ def _install_guard(reader_of_tracebacks: object) -> list[str]:
 
     def install_signal(number: Any, handler: Any, box: Any) -> None:
         if type(box) is not list:
-            raise RefusedByGrader("kit.signal is the grader's event")
+            raise RefusedByGrader(1, "kit.signal is the grader's event")
         installed = make_trampoline(handler) if callable(handler) else handler
         previous = real_signal(number, installed)
         if installed is not handler:
@@ -227,7 +222,7 @@ def _install_guard(reader_of_tracebacks: object) -> list[str]:
             what = "made a fresh built-in module (_imp.create_builtin)"
             if what not in refused and len(refused) < _MAX_REFUSED:
                 refused.append(what)
-            raise RefusedByGrader(f"the grader refuses this inside a submission: {what}")
+            raise RefusedByGrader(1, f"the grader refuses this inside a submission: {what}")
         box.append(real_create(spec))
 
     def hook(event: str, args: tuple[Any, ...]) -> None:
@@ -255,7 +250,7 @@ def _install_guard(reader_of_tracebacks: object) -> list[str]:
             refused.append(what)
         if event == "sys._getframe":
             raise CallStackEnd("call stack is not deep enough")
-        raise RefusedByGrader(f"the grader refuses this inside a submission: {what}")
+        raise RefusedByGrader(1, f"the grader refuses this inside a submission: {what}")
 
     sys.addaudithook(hook)
     return refused
