@@ -40,11 +40,11 @@ from tests.corpus import (
     ATTACKS,
     CLASS_ATTACKS,
     COURSE_RUBRIC,
+    FORGERS,
     HONEST,
     LONG_CLASS_NAME,
     PATIENT_RUBRIC,
     Context,
-    in_move_phase,
     missing_layers,
     quick_rubric,
 )
@@ -168,11 +168,18 @@ class Arena:
         out.mkdir()
         ctx = self._context(folder)
         ctx.other.write_text(CLASSMATE)
-        path = here / (
-            attack.filename or ("student.py" if attack.suffix == ".py" else "hw8_student.zip")
-        )
-        path.write_bytes(attack.content(ctx))
-        args = ["check", str(path), "--assignment", "teeko", "--json", str(out / "results.json")]
+        if isinstance(attack.payload, dict):  # a folder, as a student checks theirs
+            path = here / "student"
+            for relative, data in attack.files(ctx).items():
+                (path / relative).parent.mkdir(parents=True, exist_ok=True)
+                (path / relative).write_bytes(data)
+        else:
+            path = here / (
+                attack.filename or ("student.py" if attack.suffix == ".py" else "hw8_student.zip")
+            )
+            path.write_bytes(attack.content(ctx))
+        args = ["check", str(path), "--assignment", attack.assignment]
+        args += ["--json", str(out / "results.json")]
         args += ["--markdown", str(out / "report.md")]
         if attack.rubric != COURSE_RUBRIC:
             rubric = self.patient if attack.rubric == PATIENT_RUBRIC else self.rubric
@@ -324,36 +331,19 @@ def test_patching_the_grader_from_inside_changes_no_game(name: str, arena: Arena
     assert games == expected
 
 
-_LYING_RUNNER = """
-_runner = _sys.modules["__main__"]  # the child runner, in the submission's own process
-_real_encode = _runner.encode
-
-
-def _lying_encode(value, depth=0, room=None):
-    if type(value) is list and all(type(square) is list for square in value):
-        value = [tuple(square) for square in value]
-    return _real_encode(value, depth, room)
-
-
-_runner.encode = _lying_encode
-"""
-
-
 @pytest.mark.slow
-@pytest.mark.xfail(
-    strict=True, reason="known limit (docs/sandbox.md): format is observed inside the child"
-)
-def test_known_limit_a_submission_that_patches_the_runner_can_hide_a_format_error(
-    arena: Arena, tmp_path: Path
-) -> None:
-    source = in_move_phase("return [list(square) for square in move]", _LYING_RUNNER)
-    (tmp_path / "game.py").write_text(source)
-    out = arena.base / "lying-runner.json"
-    run = _autograder(
-        ["check", str(tmp_path / "game.py"), "--rubric", str(arena.rubric), "--json", str(out)]
-    )
+@pytest.mark.parametrize("name", FORGERS)
+def test_a_forger_inside_the_child_is_in_sight_of_the_grader(name: str, arena: Arena) -> None:
+    """Its extra files are listed under packaging, and each introspection the audit hook
+    refused is named there, one evidence line each."""
+    run, _ = arena.check(name)
     assert run.results is not None
-    assert _scores(run.results)["format"] == 5  # what returning lists earns; it gets 10
+    packaging = {t["tags"][0]: t["output"] for t in run.results["tests"]}["packaging"]
+    if ATTACKS[name].assignment == "board-abc":
+        assert "also handed in: _forge.py, _ref/board.py, _ref/connectfour.py" in packaging
+    if "signal" not in name:
+        for what in ("sys._getframe", "traceback.tb_frame", "gc.get_objects"):
+            assert "refused: " in packaging and what in packaging
 
 
 # ---- archives: refused by ``check`` in one line ---------------------------------------------
@@ -505,6 +495,7 @@ def _grade(inputs: Path, out: Path, rubric: Path, tmpdir: Path | None = None) ->
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(900)  # 2 minutes alone on 2 cores; a loaded machine takes longer
 @needs_fence
 def test_the_whole_corpus_as_one_batch(arena: Arena) -> None:
     """Every attack gets its row and its reason; the good submissions get exactly the grades
@@ -512,7 +503,7 @@ def test_the_whole_corpus_as_one_batch(arena: Arena) -> None:
     names = [
         n
         for n, a in ATTACKS.items()
-        if not n.startswith("honest") and not missing_layers(a, LAYERS)
+        if not n.startswith("honest") and a.assignment == "teeko" and not missing_layers(a, LAYERS)
     ]
     folder, out = arena.base / "batch" / "class", arena.base / "batch" / "out"
     marker = f"teeko-attack-batch-{uuid.uuid4().hex[:8]}"

@@ -37,6 +37,7 @@ __all__ = [
     "require_files",
     "choose_assignment",
     "packaging_problems",
+    "unnamed_files",
     "is_junk",
     "unpack",
     "MAX_UNPACKED",
@@ -216,6 +217,21 @@ def packaging_problems(
             f"the zip should hold only {wanted} at its top level, but holds {extra[:5]}"
         )
     return problems
+
+
+def unnamed_files(submission: Submission, files: tuple[str, ...]) -> tuple[str, ...]:
+    """The files of the submission the homework does not name (``files``), as paths relative
+    to its folder: reported under packaging ("also handed in: _ref/board.py"), never charged
+    there, so that code handed in beside the homework's files is in sight of the grader."""
+    root = submission.source_dir
+    found = []
+    for folder, dirs, names in os.walk(root):
+        dirs[:] = sorted(d for d in dirs if not is_junk(d))
+        for name in sorted(names):
+            relative = (Path(folder) / name).relative_to(root).as_posix()
+            if not is_junk(name) and relative not in files:
+                found.append(relative)
+    return tuple(found)
 
 
 def _copy_folder(folder: Path, target: Path, label: str, budget: list[int]) -> None:

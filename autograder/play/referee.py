@@ -153,6 +153,9 @@ class Session:
     protections: tuple[str, ...] = ()  # the sandbox layers that were active, for the report
     tactics: tuple[tuple[Probe, Call], ...] = ()  # (the probe, the call) for each tactical probe
     checks: tuple[Checked, ...] = ()  # the pack's checks, where it has any
+    refused: tuple[
+        str, ...
+    ] = ()  # introspection the runner refused (its audit hook), for the report
 
     @property
     def calls(self) -> tuple[Call, ...]:
@@ -720,8 +723,19 @@ def run_session(
     ``exact`` solves tactical positions (the caller's: ``oracle.player.tactics_solver``): the
     tactical probes are then positions it solves, each with every move's outcome for scoring
     to judge by."""
+    spawner = spawn or default_spawner(source_dir, assignment, plan.limits)
+    started: list[PlayerProcess] = []
+
+    def spawn_kept(child_seed: int) -> PlayerProcess:
+        """The process, kept so that what its runner refused reaches the report."""
+        started.append(spawner(child_seed))
+        return started[-1]
+
+    def refused() -> tuple[str, ...]:
+        return tuple(dict.fromkeys(w for proc in started for w in getattr(proc, "refused", ())))
+
     referee = Referee(
-        spawn or default_spawner(source_dir, assignment, plan.limits),
+        spawn_kept,
         assignment,
         plan,
         seed,
@@ -738,7 +752,9 @@ def run_session(
     positions = assignment.pack.probes(assignment.variant, seed, counts)
     probes, load_error, import_printed = referee.ask(positions)
     if load_error is not None:
-        return replace(base, load_error=load_error, import_printed=import_printed)
+        return replace(
+            base, load_error=load_error, import_printed=import_printed, refused=refused()
+        )
     found = tactic_positions(assignment.pack, assignment.variant, seed, plan.tactics, exact)
     asked, _, _ = referee.ask([probe.position for probe in found], "tactic")
     tactics = tuple(zip(found, asked, strict=False))
@@ -753,4 +769,5 @@ def run_session(
         probes=tuple(probes),
         tactics=tactics,
         checks=checks,
+        refused=refused(),
     )
