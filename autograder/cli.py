@@ -47,6 +47,7 @@ from autograder.grading.rubric import ExtraOptions, Rubric, load_rubric
 from autograder.live.server import make_server, serve
 from autograder.live.table import PROJECT_ROOT, Table
 from autograder.oracle.commands import add_oracle_commands
+from autograder.play.launch import missing_packages
 
 __all__ = ["main", "build_parser"]
 
@@ -81,6 +82,9 @@ def _check(args: argparse.Namespace) -> int:
     with tempfile.TemporaryDirectory(prefix="teeko-check-") as work:
         submission, assignment, notes = _open(args, work)
         rubric = load_rubric(args.rubric, assignment.pack)
+        missing = _not_installed(rubric)
+        if missing:
+            raise GraderError(missing)
         print(
             f"grading {submission.label} as {assignment.name}, seed {args.seed} ...",
             file=sys.stderr,
@@ -101,6 +105,19 @@ def _check(args: argparse.Namespace) -> int:
     if args.html:
         _write(Path(args.html), feedback_html(graded.grade, notes, graded.extras, reproduce))
     return 0
+
+
+def _not_installed(rubric: Rubric) -> str:
+    """One line naming the packages the rubric allows that this Python lacks; "" if none.
+    A submission that imports one would be graded by the grading machine, not its code."""
+    missing = missing_packages(rubric.limits.packages)
+    if not missing:
+        return ""
+    verb = "is" if len(missing) == 1 else "are"
+    return (
+        f"{' and '.join(missing)} {verb} allowed by the rubric but not installed here: "
+        f"pip install {' '.join(missing)}"
+    )
 
 
 def _play(args: argparse.Namespace) -> int:
@@ -157,6 +174,14 @@ def _grade(args: argparse.Namespace) -> int:
         raise GraderError(f"--roster: {args.roster} is not a file")
     roster = read_roster(Path(args.roster)) if args.roster else None
     err = _stderr_console()
+    warnings = []
+    missing = _not_installed(rubric)
+    if missing:
+        warnings.append(
+            f"{missing}; submissions that import it are not graded here (their reason says "
+            "so), and the same command grades them again once it is installed"
+        )
+        _say(err, f"warning: {warnings[-1]}")
     if jobs > cores:
         _say(
             err,
@@ -180,13 +205,14 @@ def _grade(args: argparse.Namespace) -> int:
             f"{jobs} at a time, rubric {rubric.source}, into {out}",
         )
         result = _run_batch(collection.entries, assignment, rubric, out, args, jobs, err)
-    records, notes = list(result.records), []
+    records, notes = list(result.records), list(warnings)
     if roster is not None:
         found = match_roster(roster, records)
         records = roster_names(roster, found, records)
-        notes = [f"roster: {problem}" for problem in found.problems]
-        for note in notes:
+        roster_notes = [f"roster: {problem}" for problem in found.problems]
+        for note in roster_notes:
             _say(err, note)
+        notes += roster_notes
     write_grades_csv(records, out / "grades.csv")
     written = [
         out / "grades.csv",

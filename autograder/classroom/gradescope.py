@@ -21,10 +21,17 @@ from autograder.games import ASSIGNMENTS, find_assignment
 from autograder.games.pack import Assignment
 from autograder.grading.rubric import load_rubric
 
-__all__ = ["build_bundle", "add_gradescope_command", "BUNDLE_NAME", "BUNDLED_RUBRIC"]
+__all__ = [
+    "build_bundle",
+    "add_gradescope_command",
+    "BUNDLE_NAME",
+    "BUNDLED_RUBRIC",
+    "REQUIREMENTS",
+]
 
 BUNDLE_NAME = "autograder.zip"
 BUNDLED_RUBRIC = "rubric.toml"  # the rubric's name inside the bundle, whatever it was called
+REQUIREMENTS = "requirements.txt"  # the rubric's limits.packages, which setup.sh installs
 _KIT = Path(__file__).resolve().parent.parent  # the autograder package
 _PROJECT = _KIT.parent  # pyproject.toml and README.md (pip needs both to install the kit)
 _EPOCH = (1980, 1, 1, 0, 0, 0)  # zip's earliest time: the same bytes on every build
@@ -34,7 +41,8 @@ _SETUP = """\
 #!/usr/bin/env bash
 # Gradescope runs this once, from /autograder/source, when it builds the autograder image.
 # It installs the grading kit (and rich) into its own virtual environment, /autograder/venv,
-# with a Python >= 3.11; Ubuntu 22.04 images ship 3.10, so then python3.11 comes from apt.
+# with a Python >= 3.11 (Ubuntu 22.04 images ship 3.10, so then python3.11 comes from apt),
+# and the packages the rubric allows submissions to import (requirements.txt).
 set -euo pipefail
 SOURCE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 ROOT=${AUTOGRADER_ROOT:-/autograder}
@@ -57,6 +65,10 @@ if ! "$PYTHON" -m venv "$VENV"; then
     "$PYTHON" -m venv "$VENV"
 fi
 "$VENV/bin/python3" -m pip install --quiet --no-cache-dir "$SOURCE"
+if [ -s "$SOURCE/requirements.txt" ]; then
+    # the third-party packages the rubric allows submissions (limits.packages)
+    "$VENV/bin/python3" -m pip install --quiet --no-cache-dir -r "$SOURCE/requirements.txt"
+fi
 (cd / && "$VENV/bin/python3" -m autograder --help > /dev/null)  # installed, not just here
 if ! command -v bwrap > /dev/null && command -v apt-get > /dev/null; then
     # the allowlist fence (docs/sandbox.md); where the image forbids namespaces the report
@@ -155,11 +167,12 @@ def build_bundle(assignment: Assignment, out: Path, rubric_path: Path | None) ->
     path.
 
     The rubric (``rubric_path``, or the game's built-in one) is checked first and bundled as
-    ``rubric.toml``.
+    ``rubric.toml``; the packages it allows submissions go in ``requirements.txt``.
 
     :raises GraderError: when the rubric is invalid or the zip cannot be written.
     """
-    load_rubric(rubric_path, assignment.pack)  # a broken rubric fails here, not on Gradescope
+    rubric = load_rubric(rubric_path, assignment.pack)  # broken: fails here, not on Gradescope
+    requirements = "".join(f"{name}\n" for name in rubric.limits.packages)
     rubric_text = (rubric_path or assignment.pack.rubric).read_bytes()
     run = _RUN.format(
         assignment=shlex.quote(assignment.name), rubric=BUNDLED_RUBRIC, main=assignment.main_file
@@ -171,6 +184,7 @@ def build_bundle(assignment: Assignment, out: Path, rubric_path: Path | None) ->
             for name, text in scripts.items():
                 _add(bundle, name, text.encode(), executable=True)
             _add(bundle, BUNDLED_RUBRIC, rubric_text)
+            _add(bundle, REQUIREMENTS, requirements.encode())
             for name in ("pyproject.toml", "README.md"):
                 _add(bundle, name, (_PROJECT / name).read_bytes())
             for name, path in _kit_files():

@@ -12,6 +12,7 @@ imported: the host checks every reply.
 from __future__ import annotations
 
 import contextlib
+import importlib.machinery
 import json
 import linecache
 import os
@@ -32,6 +33,7 @@ from builtins import (  # noqa: UP029
     ChildProcessError,
     EOFError,
     KeyboardInterrupt,
+    ModuleNotFoundError,
     SyntaxError,
     SystemExit,
     compile,
@@ -47,6 +49,8 @@ from builtins import (  # noqa: UP029
 from typing import Any
 
 _getline = linecache.getline
+_path_finder = importlib.machinery.PathFinder.find_spec
+_STANDARD = frozenset(sys.stdlib_module_names) | frozenset(sys.builtin_module_names)
 _write = os.write  # bound now: the submission may replace os.write
 _portable = False  # set by main: the portable runner (see _portable_channel)
 _HERE = os.path.dirname(os.path.abspath(__file__))
@@ -103,9 +107,38 @@ def _find_class(module: types.ModuleType, name: str) -> object:
     return {"ok": False, "kind": "class", "error": ", ".join(names)}
 
 
+class _OnlyAllowed:
+    """An import finder that lets a submission import only the standard library, its own files
+    and the third-party packages the rubric allows, whatever else this Python has installed
+    (unfenced, the grader's site-packages are in sight): a grade must not depend on the
+    grading machine. Fenced, the packages not allowed are not there anyway."""
+
+    def __init__(self, allowed: list[str], own: str) -> None:
+        self.allowed = frozenset(allowed)
+        self.own = [own]
+
+    def find_spec(self, name: str, path: object = None, target: object = None) -> None:
+        if path is not None or name in _STANDARD or name in self.allowed:
+            return None  # a submodule, or allowed: the usual finders decide
+        if _path_finder(name, self.own) is not None:
+            return None  # one of the submission's own modules
+        raise ModuleNotFoundError(f"No module named {name!r}", name=name)
+
+
+def _encoding_problem(err: SyntaxError) -> str | None:
+    """What stops Python reading the file, when ``err`` is about its encoding, not its code."""
+    message = str(err.msg)
+    if message.startswith("unknown encoding"):
+        return f"its coding line names {message[18:]}, an encoding Python does not know"
+    if "codec can't decode" in message:
+        where = f" on line {err.lineno}" if err.lineno else ""
+        return message.removeprefix("(unicode error) ").split(" in position")[0] + where
+    return None
+
+
 def load(source_dir: str, main_file: str) -> tuple[dict[str, Any], types.ModuleType | None]:
     """Import the submission's ``main_file`` as the module it names; the reply, and the module
-    when it imported."""
+    when it imported. The source is compiled from its bytes, as ``import`` reads it."""
     path = os.path.join(source_dir, main_file)
     name = main_file.rsplit(".", 1)[0]
     sys.path.insert(0, source_dir)
@@ -118,11 +151,13 @@ def load(source_dir: str, main_file: str) -> tuple[dict[str, Any], types.ModuleT
             source = handle.read()
         if b"\0" in source:
             return {"ok": False, "kind": "encoding", "error": "it holds NUL bytes"}, None
-        code = compile(source, path, "exec")
+        code = compile(source, path, "exec", dont_inherit=True)
     except SyntaxError as err:
+        unreadable = _encoding_problem(err)
+        if unreadable is not None:
+            return {"ok": False, "kind": "encoding", "error": unreadable}, None
         where = f"line {err.lineno}" if err.lineno else "somewhere"
-        kind = "encoding" if "codec can't decode" in str(err.msg) else "syntax"
-        return {"ok": False, "kind": kind, "error": f"{err.msg} at {where}"}, None
+        return {"ok": False, "kind": "syntax", "error": f"{err.msg} at {where}"}, None
     except BaseException as err:  # a parser out of memory or recursion
         return {"ok": False, "kind": "crash", "error": _user_frames(err)}, None
     try:
@@ -131,6 +166,11 @@ def load(source_dir: str, main_file: str) -> tuple[dict[str, Any], types.ModuleT
         return {"ok": False, "kind": "input", "error": _user_frames(err)}, None
     except (SystemExit, KeyboardInterrupt) as err:
         return {"ok": False, "kind": "exit", "error": _user_frames(err)}, None
+    except ModuleNotFoundError as err:
+        top = str(err.name or "").split(".")[0]
+        if top and top not in _STANDARD:  # a package (or a file) it needs and does not have
+            return {"ok": False, "kind": "package", "error": top}, None
+        return {"ok": False, "kind": "crash", "error": _user_frames(err)}, None
     except BaseException as err:
         return {"ok": False, "kind": "crash", "error": _user_frames(err)}, None
     return {"ok": True}, module
@@ -435,6 +475,7 @@ def main(argv: list[str]) -> None:
     def load_submission(_request: dict[str, Any]) -> dict[str, Any]:
         if failure is not None:
             return failure
+        sys.meta_path.insert(0, _OnlyAllowed(settings.get("packages", []), source_dir))
         reply, module = load(source_dir, settings["main"])
         if module is not None:
             handlers.update(
