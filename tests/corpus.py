@@ -1289,7 +1289,7 @@ ATTACKS: dict[str, Attack] = {
         "# Auteur : Jos\u00e9\n".encode("latin-1") + HONEST.encode(),
         FULL,
         "warning: game.py is not UTF-8 (line 1 holds the byte 0xe9) and has no coding line, so "
-        "`python game.py` stops with a SyntaxError; an import reads it, so it was graded as usual",
+        "running python game.py stops with a SyntaxError; an import reads it, so it was graded",
     ),
     "coding-line-of-an-unknown-encoding": Attack(
         "broken",

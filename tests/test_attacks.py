@@ -491,6 +491,7 @@ def _grade(inputs: Path, out: Path, rubric: Path, tmpdir: Path | None = None) ->
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(600)  # two batches of the whole corpus: 140 s at a load of 11 on 2 cores
 @needs_fence
 def test_the_whole_corpus_as_one_batch(arena: Arena) -> None:
     """Every attack gets its row and its reason; the good submissions get exactly the grades

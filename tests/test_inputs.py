@@ -49,7 +49,7 @@ def test_python_game_py_refusing_the_file_is_one_warning(source, warned):
         assert warning is None
     else:
         assert warning is not None and warned in warning
-        assert "`python game.py` stops with a SyntaxError" in warning
+        assert "running python game.py stops with a SyntaxError" in warning
         assert "save it with the UTF-8 encoding" in warning
         assert "\n" not in warning
 
@@ -74,13 +74,14 @@ LAYERS = {"this machine's sandbox": available(), "no sandbox": Protections(resou
         (b"# coding: klingon\nx = 1\n", "encoding", "its coding line names klingon"),
         (b"# coding: ascii\n# caf\xe9\n", "encoding", "'ascii' codec can't decode byte 0xe9"),
         (b"import rich\n", "package", "rich"),  # the grader has it; the rubric does not allow it
+        (b"import autograder\n", "package", "autograder"),  # the kit, installed editable here
         (f"import {MISSING}.sub\n".encode(), "package", MISSING),
         (b"import numpy\nBOARD = numpy.zeros((5, 5))\n", None, None),
         (b"import json, xml.dom\ntry:\n    import scipy\nexcept ImportError:\n    pass\n",
          None, None),
     ],
     ids=["latin-1 comment", "latin-1 string", "unknown coding", "bad for its coding", "rich",
-         "missing", "numpy", "stdlib and a guarded import"],
+         "the kit", "missing", "numpy", "stdlib and a guarded import"],
 )  # fmt: skip
 def test_the_runner_imports_what_an_import_reads_and_the_rubric_allows(
     tmp_path, layers, source, kind, error
@@ -99,9 +100,18 @@ def test_own_modules_import_whatever_their_name(tmp_path):
     (folder / "rich.py").write_text("MINE = True\n")
     (folder / "helpers").mkdir()
     (folder / "helpers" / "__init__.py").write_text("")
-    (folder / "game.py").write_text("import rich, helpers\nassert rich.MINE\n")
-    with PlayerProcess(launch(folder, Limits(packages=()), available())) as proc:
-        assert proc.start().ok
+    (folder / "lib").mkdir()
+    (folder / "lib" / "tables.py").write_text("SIZE = 5\n")
+    (folder / "game.py").write_text(
+        "import os, sys\n"
+        "sys.path.append(os.path.join(os.path.dirname(__file__), 'lib'))\n"
+        "import rich, helpers, tables\n"
+        "assert rich.MINE and tables.SIZE == 5\n"
+    )
+    for layers in LAYERS.values():
+        with PlayerProcess(launch(folder, Limits(packages=()), layers)) as proc:
+            reply = proc.start()
+            assert reply.ok, reply.data
 
 
 # ---- packages: what check, grade and Gradescope do -----------------------------------------

@@ -12,7 +12,6 @@ imported: the host checks every reply.
 from __future__ import annotations
 
 import contextlib
-import importlib.machinery
 import json
 import linecache
 import os
@@ -49,7 +48,6 @@ from builtins import (  # noqa: UP029
 from typing import Any
 
 _getline = linecache.getline
-_path_finder = importlib.machinery.PathFinder.find_spec
 _STANDARD = frozenset(sys.stdlib_module_names) | frozenset(sys.builtin_module_names)
 _write = os.write  # bound now: the submission may replace os.write
 _portable = False  # set by main: the portable runner (see _portable_channel)
@@ -109,19 +107,28 @@ def _find_class(module: types.ModuleType, name: str) -> object:
 
 class _OnlyAllowed:
     """An import finder that lets a submission import only the standard library, its own files
-    and the third-party packages the rubric allows, whatever else this Python has installed
-    (unfenced, the grader's site-packages are in sight): a grade must not depend on the
-    grading machine. Fenced, the packages not allowed are not there anyway."""
+    (wherever it puts them) and the third-party packages the rubric allows, whatever else this
+    Python has installed (unfenced, the grader's site-packages are in sight): a grade must not
+    depend on the grading machine. Fenced, the packages not allowed are not there anyway."""
 
-    def __init__(self, allowed: list[str], own: str) -> None:
+    def __init__(self, allowed: list[str], root: str) -> None:
         self.allowed = frozenset(allowed)
-        self.own = [own]
+        self.root = os.path.realpath(root) + os.sep  # holds its files and its working folder
 
-    def find_spec(self, name: str, path: object = None, target: object = None) -> None:
+    def find_spec(self, name: str, path: object = None, target: object = None) -> Any:
         if path is not None or name in _STANDARD or name in self.allowed:
             return None  # a submodule, or allowed: the usual finders decide
-        if _path_finder(name, self.own) is not None:
-            return None  # one of the submission's own modules
+        for finder in list(sys.meta_path):
+            find = getattr(finder, "find_spec", None)
+            if finder is not self and find is not None:
+                spec = find(name, None)
+                if spec is not None:
+                    break
+        else:
+            return None  # nothing has it: the import fails as it would anyway
+        where = spec.origin or next(iter(spec.submodule_search_locations or ()), "")
+        if where and os.path.realpath(where).startswith(self.root):
+            return spec  # one of the submission's own modules
         raise ModuleNotFoundError(f"No module named {name!r}", name=name)
 
 
@@ -168,8 +175,8 @@ def load(source_dir: str, main_file: str) -> tuple[dict[str, Any], types.ModuleT
         return {"ok": False, "kind": "exit", "error": _user_frames(err)}, None
     except ModuleNotFoundError as err:
         top = str(err.name or "").split(".")[0]
-        if top and top not in _STANDARD:  # a package (or a file) it needs and does not have
-            return {"ok": False, "kind": "package", "error": top}, None
+        if top.isidentifier() and top not in _STANDARD:  # a package or file it does not have
+            return {"ok": False, "kind": "package", "error": protocol.short(top)}, None
         return {"ok": False, "kind": "crash", "error": _user_frames(err)}, None
     except BaseException as err:
         return {"ok": False, "kind": "crash", "error": _user_frames(err)}, None
@@ -475,7 +482,8 @@ def main(argv: list[str]) -> None:
     def load_submission(_request: dict[str, Any]) -> dict[str, Any]:
         if failure is not None:
             return failure
-        sys.meta_path.insert(0, _OnlyAllowed(settings.get("packages", []), source_dir))
+        root = os.path.dirname(source_dir)
+        sys.meta_path.insert(0, _OnlyAllowed(settings.get("packages", []), root))
         reply, module = load(source_dir, settings["main"])
         if module is not None:
             handlers.update(

@@ -50,7 +50,7 @@ def script_warning(source: bytes, main: str) -> str | None:
     line, byte = bad
     return (
         f"{main} is not UTF-8 (line {line} holds the byte 0x{byte:02x}) and has no coding "
-        f"line, so `python {main}` stops with a SyntaxError; an import reads it, so it was "
+        f"line, so running python {main} stops with a SyntaxError; an import reads it, so it was "
         "graded as usual: save it with the UTF-8 encoding (in most editors: Save with "
         "Encoding, UTF-8)"
     )
