@@ -696,6 +696,15 @@ def default_spawner(
     return spawn
 
 
+def _source_warnings(source_dir: Path, main: str) -> tuple[str, ...]:
+    """What the report warns about the main file, which was imported: see ``source``."""
+    try:
+        warning = script_warning((source_dir / main).read_bytes(), main)
+    except OSError:
+        return ()
+    return () if warning is None else (warning,)
+
+
 def run_session(
     source_dir: Path,
     assignment: Assignment,
@@ -725,12 +734,6 @@ def run_session(
     probes, load_error, import_printed = referee.ask(positions)
     if load_error is not None:
         return replace(base, load_error=load_error, import_printed=import_printed)
-    main = assignment.main_file
-    try:
-        warning = script_warning((source_dir / main).read_bytes(), main)
-    except OSError:
-        warning = None
-    base = replace(base, warnings=() if warning is None else (warning,))
     found = tactic_positions(assignment.pack, assignment.variant, seed, plan.tactics)
     asked, _, _ = referee.ask([pos for _, pos in found], "tactic")
     tactics = tuple((kind, call) for (kind, _), call in zip(found, asked, strict=False))
@@ -745,4 +748,5 @@ def run_session(
         probes=tuple(probes),
         tactics=tactics,
         checks=checks,
+        warnings=_source_warnings(source_dir, assignment.main_file),
     )
