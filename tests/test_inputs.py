@@ -182,3 +182,23 @@ def test_the_starters_say_what_their_rubric_allows():
         assert "You may use Python's standard library and numpy, nothing else" in words, path
     assert load_rubric(None, PACKS["board-abc"]).limits.packages == ()
     assert "Standard library only" in (ROOT / "starter" / "board-abc" / "README.md").read_text()
+
+
+@pytest.mark.parametrize("layers", list(LAYERS))
+def test_an_import_inside_a_method_names_what_the_rubric_allows(tmp_path, layers):
+    source = "class Player:\n    def move(self):\n        import rich\n"
+    folder = tmp_path / "submission"
+    folder.mkdir()
+    (folder / "game.py").write_text(source + "Player().move()\n")
+    with PlayerProcess(launch(folder, Limits(packages=("numpy",)), LAYERS[layers])) as proc:
+        reply = proc.start()
+    assert reply.data.get("kind") == "package"  # at import: the reply names the package
+    (folder / "game.py").write_text(
+        "try:\n    import rich\nexcept ImportError as err:\n    print(err)\n"
+    )
+    with PlayerProcess(launch(folder, Limits(packages=("numpy",)), LAYERS[layers])) as proc:
+        reply = proc.start()
+    assert reply.ok
+    assert reply.printed.strip() == (
+        "No module named 'rich' (the rubric allows numpy and the standard library)"
+    )

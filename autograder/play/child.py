@@ -114,6 +114,8 @@ class _OnlyAllowed:
     def __init__(self, allowed: list[str], root: str) -> None:
         self.allowed = frozenset(allowed)
         self.root = os.path.realpath(root) + os.sep  # holds its files and its working folder
+        listed = ", ".join(allowed) + " and" if allowed else "only"
+        self.refusal = f"the rubric allows {listed} the standard library"
 
     def find_spec(self, name: str, path: object = None, target: object = None) -> Any:
         if path is not None or name in _STANDARD or name in self.allowed:
@@ -125,11 +127,11 @@ class _OnlyAllowed:
                 if spec is not None:
                     break
         else:
-            return None  # nothing has it: the import fails as it would anyway
-        where = spec.origin or next(iter(spec.submodule_search_locations or ()), "")
+            spec = None  # nothing has it: the same error, fenced or not, whenever it is imported
+        where = spec and (spec.origin or next(iter(spec.submodule_search_locations or ()), ""))
         if where and os.path.realpath(where).startswith(self.root):
             return spec  # one of the submission's own modules
-        raise ModuleNotFoundError(f"No module named {name!r}", name=name)
+        raise ModuleNotFoundError(f"No module named {name!r} ({self.refusal})", name=name)
 
 
 def _encoding_problem(err: SyntaxError) -> str | None:
