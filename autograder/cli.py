@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import shlex
 import signal
 import sys
 import tempfile
@@ -17,10 +16,18 @@ from pathlib import Path
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-from autograder.classroom.batch import BatchResult, grade_batch, write_grades_csv
+from autograder.classroom.batch import (
+    OUTPUT_FILES,
+    BatchResult,
+    check_output,
+    grade_batch,
+    write_grades_csv,
+)
 from autograder.classroom.canvas import (
+    Roster,
     match_roster,
     read_roster,
+    roster_logins,
     roster_names,
     write_canvas_import,
 )
@@ -33,8 +40,10 @@ from autograder.classroom.intake import (
     choose_assignment,
     holds_files,
     open_submission,
+    require_files,
 )
 from autograder.classroom.records import Entry, Record
+from autograder.classroom.similarity import compare_class, kit_boilerplate, write_similarity
 from autograder.classroom.submission import grade_submission
 from autograder.classroom.summary import write_summary
 from autograder.errors import GraderError, run_command
@@ -44,10 +53,13 @@ from autograder.games.pack import Assignment
 from autograder.grading.html import feedback_html
 from autograder.grading.report import markdown, results_json_text, terminal
 from autograder.grading.rubric import ExtraOptions, Rubric, load_rubric
+from autograder.grading.similarity import Settings
 from autograder.live.server import make_server, serve
 from autograder.live.table import PROJECT_ROOT, Table
 from autograder.oracle.commands import add_oracle_commands
 from autograder.play.launch import missing_packages
+from autograder.play.sandbox import available, missing_line
+from autograder.play.untrusted import shell_word
 
 __all__ = ["main", "build_parser"]
 
@@ -75,6 +87,7 @@ def _open(args: argparse.Namespace, work: str) -> tuple[Submission, Assignment, 
     files = next((pack.files for pack in PACKS.values() if pack.files[0] == main), ())
     submission = open_submission(Path(args.submission), Path(work), main, files)
     assignment, how = choose_assignment(args.assignment, submission, main)
+    require_files(submission, assignment.pack)
     return submission, assignment, (how,) if how else ()
 
 
@@ -92,10 +105,10 @@ def _check(args: argparse.Namespace) -> int:
         graded = grade_submission(
             submission, assignment, rubric, args.seed, extras=_extra_options(rubric.extras, args)
         )
-    rubric_args = ["--rubric", args.rubric] if args.rubric else []
     reproduce = _command(
         ["check", args.submission, "--assignment", assignment.name, "--seed", str(args.seed)],
-        rubric_args,
+        ["--rubric", args.rubric] if args.rubric else [],
+        _extra_args(args),
     )
     terminal(graded.grade, notes, extras=graded.extras, reproduce=reproduce)
     if args.json:
@@ -131,7 +144,7 @@ def _play(args: argparse.Namespace) -> int:
         except OSError as err:
             table.close()
             raise GraderError(f"cannot listen on 127.0.0.1:{args.port}: {err.strerror}") from None
-        url = f"http://127.0.0.1:{server.server_address[1]}/"
+        url = server.url  # with the session's token: no other page can drive this game
         print(f"playing {submission.label} as {assignment.name}: open {url} (Ctrl-C to stop)")
         sys.stdout.flush()
         if not args.no_browser:
@@ -148,7 +161,22 @@ def _interrupt(signum: int, frame: object) -> None:
 def _command(*parts: list[str]) -> str:
     """``autograder`` with these arguments, quoted for a shell, and the kit it was run with."""
     words = ["autograder", *(word for part in parts for word in part)]
-    return f"{shlex.join(words)}  # kit {kit_version()}"
+    return f"{' '.join(shell_word(word) for word in words)}  # kit {kit_version()}"
+
+
+def _extra_args(args: argparse.Namespace) -> list[str]:
+    """The switches of ``check`` that add to the report (the extras), as given: part of the
+    command that gives the same report again."""
+    words = [
+        flag
+        for flag, on in (
+            ("--ladder", args.ladder),
+            ("--move-quality", args.move_quality),
+            ("--challenge", args.challenge),
+        )
+        if on
+    ]
+    return words + (["--puzzles", str(args.puzzles)] if args.puzzles is not None else [])
 
 
 def _extra_options(options: ExtraOptions, args: argparse.Namespace) -> ExtraOptions:
@@ -194,35 +222,65 @@ def _grade(args: argparse.Namespace) -> int:
             Path(work),
             rubric.packaging_pattern,
             assignment.main_file,
+            roster_logins(roster) if roster is not None else None,
         )
         for problem in collection.problems:
             _say(err, f"skipped: {problem}")
+        identity = [f"identity: {warning}" for warning in collection.warnings]
+        for warning in identity:
+            _say(err, warning)
         if not collection.entries:
             raise GraderError("no submissions found in " + ", ".join(args.inputs))
+        check_output(out, len(collection.entries))
         _say(
             err,
             f"grading {len(collection.entries)} students as {assignment.name}, seed {args.seed}, "
             f"{jobs} at a time, rubric {rubric.source}, into {out}",
         )
+        unfenced = missing_line(available().missing(), "this machine grades the submissions")
+        if unfenced:
+            err.print(unfenced, style="bold red", markup=False, highlight=False, soft_wrap=True)
         result = _run_batch(collection.entries, assignment, rubric, out, args, jobs, err)
-    records, notes = list(result.records), list(warnings)
+    records, notes = list(result.records), identity
     if roster is not None:
         found = match_roster(roster, records)
         records = roster_names(roster, found, records)
-        roster_notes = [f"roster: {problem}" for problem in found.problems]
-        for note in roster_notes:
+        notes = [*identity, *(f"roster: {problem}" for problem in found.problems)]
+        for note in notes:
             _say(err, note)
-        notes += roster_notes
-    write_grades_csv(records, out / "grades.csv")
-    written = [
-        out / "grades.csv",
-        *write_summary(records, out, rubric.title, rubric=rubric, notes=notes),
-    ]
-    if roster is not None:
-        write_canvas_import(records, roster, out / "canvas_import.csv")
-        written.append(out / "canvas_import.csv")
+    notes = [*warnings, *notes]
+    try:
+        written, unwritten = _write_outputs(records, out, rubric, notes, roster), ""
+    except OSError as error:  # the students' own files are saved: a rerun writes these
+        written, unwritten = (
+            [],
+            f"cannot write the grade sheet and summary into {out}: " + str(error.strerror or error),
+        )
+    if args.similarity and not result.interrupted and not unwritten and not result.write_failed:
+        try:  # the grades are written whatever happens here
+            written += _compare(args.inputs, assignment, rubric, out / "similarity", args, err)
+        except GraderError as problem:
+            _say(err, f"similarity not compared: {problem}")
     for path in written:
         print(path)
+    saved = f"{len(result.records)} students are graded and saved in {out / 'students'}"
+    if result.write_failed:
+        also = f"; {unwritten}" if unwritten else ""
+        raise GraderError(
+            f"{result.write_failed}, so grading stopped{also}; {saved}, and the same command "
+            "grades the rest once the folder has space and can be written (the grades saved "
+            "are kept)"
+        )
+    if unwritten:
+        raise GraderError(
+            f"{unwritten}; {saved}: run the same command again once the folder has space and "
+            "can be written, it grades nobody again and writes the grade sheet"
+        )
+    for name in OUTPUT_FILES:  # what an earlier run wrote and this one does not: not left stale
+        path = out / name
+        if path not in written and path.is_file():
+            path.unlink()
+            _say(err, f"removed {path}: {_STALE.get(name, 'an earlier run wrote it')}")
     if result.interrupted:
         _say(
             err,
@@ -231,6 +289,84 @@ def _grade(args: argparse.Namespace) -> int:
         )
         return 130
     return 0
+
+
+def _similarity(args: argparse.Namespace) -> int:
+    assignment = _assignment(args.assignment)
+    rubric = load_rubric(args.rubric, assignment.pack)
+    for path in _compare(args.inputs, assignment, rubric, Path(args.out), args, _stderr_console()):
+        print(path)
+    return 0
+
+
+def _compare(
+    inputs: Sequence[str],
+    assignment: Assignment,
+    rubric: Rubric,
+    out: Path,
+    args: argparse.Namespace,
+    err: Console,
+) -> list[Path]:
+    """The class in ``inputs`` compared (``autograder similarity``, ``grade --similarity``);
+    the files written."""
+    threshold = getattr(args, "threshold", Settings.threshold)
+    if not 0 < threshold <= 1:
+        raise GraderError(f"--threshold must be a share between 0 and 1, got {threshold}")
+    settings = Settings(threshold=threshold)
+    own = [Path(p) for p in getattr(args, "ignore", None) or ()]
+    for path in own:
+        if not path.exists():
+            raise GraderError(f"--ignore: {path} does not exist")
+    ignore = [
+        *kit_boilerplate(
+            assignment,
+            starter=not getattr(args, "no_starter", False),
+            answer_key=getattr(args, "ignore_answer_key", False),
+        ),
+        *own,
+    ]
+    comparison, problems = compare_class(
+        [Path(p) for p in inputs],
+        assignment,
+        rubric.packaging_pattern,
+        archives=[Path(p) for p in getattr(args, "archive", None) or ()],
+        ignore=ignore,
+        settings=settings,
+    )
+    for problem in problems:
+        _say(err, f"skipped: {problem}")
+    flagged = sum(p.flagged for p in comparison.pairs)
+    archived = sum(d.archived for d in comparison.documents)
+    _say(
+        err,
+        f"similarity: {len(comparison.documents) - archived} submissions compared with one "
+        f"another and with {archived} archived; {flagged} pairs at or above "
+        f"{threshold:.0%} flagged (no grade changed)",
+    )
+    return write_similarity(comparison, out, f"{assignment.pack.title} ({assignment.name})")
+
+
+_STALE = {
+    "canvas_import.csv": "it held an earlier run's grades; give --roster to write it again",
+}
+
+
+def _write_outputs(
+    records: list[Record], out: Path, rubric: Rubric, notes: list[str], roster: Roster | None
+) -> list[Path]:
+    """Every file at the top of ``out``, from the same records; their paths.
+
+    :raises OSError: when one cannot be written.
+    """
+    write_grades_csv(records, out / "grades.csv")
+    written = [
+        out / "grades.csv",
+        *write_summary(records, out, rubric.title, rubric=rubric, notes=notes),
+    ]
+    if roster is not None:
+        write_canvas_import(records, roster, out / "canvas_import.csv")
+        written.append(out / "canvas_import.csv")
+    return written
 
 
 def _stderr_console() -> Console:
@@ -283,6 +419,7 @@ def _run_batch(
                 ["grade", *args.inputs, "--assignment", assignment.name],
                 ["--seed", str(args.seed), "--out", str(out)],
                 ["--rubric", args.rubric] if args.rubric else [],
+                ["--roster", args.roster] if args.roster else [],
                 ["--only", student],
             ),
         )
@@ -301,6 +438,13 @@ def _run_batch(
             err,
             f"measured again alone after the batch: {result.measured_again} students had moves "
             "whose time cost a time tier; the better of the two times counts",
+        )
+    if result.strangers:
+        _say(
+            err,
+            f"left out of the grade sheet: {len(result.strangers)} student folders in "
+            f"{out / 'students'} that none of these inputs holds: "
+            f"{', '.join(result.strangers[:10])}; remove them, or grade with their inputs too",
         )
     if result.stale:
         _say(
@@ -374,7 +518,55 @@ def build_parser() -> argparse.ArgumentParser:
         help="grade these students again (their ids as in grades.csv), keep the others",
     )
     grade.add_argument("--roster", help="Canvas gradebook export: also write canvas_import.csv")
+    grade.add_argument(
+        "--similarity",
+        action="store_true",
+        help="also compare the class's code (starter ignored) into OUT/similarity/",
+    )
     grade.set_defaults(run=_grade)
+    similar = commands.add_parser(
+        "similarity",
+        help="who shared code: the class compared, renaming and reordering seen through",
+        description="Compare every submission with every other and with archived solutions "
+        "(earlier terms, public copies): winnowed fingerprints of normalised Python tokens, "
+        "the homework's starter never counted. Writes similarity.csv, similarity.html and a "
+        "side-by-side page per flagged pair; changes no grade.",
+    )
+    similar.add_argument("inputs", nargs="+", metavar="CLASS", help="as for grade")
+    similar.add_argument("--assignment", "-a", required=True, help=ASSIGNMENT_HELP)
+    similar.add_argument("--out", "-o", required=True, help="folder for the report")
+    similar.add_argument(
+        "--archive",
+        action="append",
+        metavar="FOLDER",
+        help="earlier or public solutions, one per file, zip or subfolder; compared with the "
+        "class, not with one another (repeatable)",
+    )
+    similar.add_argument(
+        "--threshold",
+        type=float,
+        default=Settings.threshold,
+        help="flag a pair when either side has this share of its own code matched "
+        f"(default {Settings.threshold})",
+    )
+    similar.add_argument(
+        "--ignore-answer-key",
+        action="store_true",
+        help="also treat the kit's answer key as boilerplate (once it was handed out)",
+    )
+    similar.add_argument(
+        "--ignore",
+        action="append",
+        metavar="PATH",
+        help="more boilerplate: a file or folder of code that never counts as shared",
+    )
+    similar.add_argument(
+        "--no-starter",
+        action="store_true",
+        help="do not read the kit's starter (the course's own goes in with --ignore)",
+    )
+    similar.add_argument("--rubric", help=RUBRIC_HELP + "; its zip name pattern finds netids")
+    similar.set_defaults(run=_similarity)
     play = commands.add_parser(
         "play",
         help="play against the submission's AI, or watch it play, in the browser",

@@ -24,13 +24,14 @@ sys.path.insert(0, str(ROOT))
 
 from autograder.games import find_assignment  # noqa: E402
 from autograder.grading.rubric import load_rubric  # noqa: E402
-from autograder.live.server import make_server  # noqa: E402
+from autograder.live.server import TOKEN_HEADER, make_server  # noqa: E402
 from autograder.live.table import PROJECT_ROOT, Table  # noqa: E402
 
 
-def _post(url: str, body: dict[str, object]) -> dict:  # type: ignore[type-arg]
+def _post(url: str, body: dict[str, object], token: str) -> dict:  # type: ignore[type-arg]
     data = json.dumps(body).encode()
-    request = urllib.request.Request(url, data, {"Content-Type": "application/json"})
+    headers = {"Content-Type": "application/json", TOKEN_HEADER: token}
+    request = urllib.request.Request(url, data, headers)
     with urllib.request.urlopen(request, timeout=60) as answer:
         return json.loads(answer.read())  # type: ignore[no-any-return]
 
@@ -50,16 +51,16 @@ def main(argv: list[str] | None = None) -> int:
     overheads: list[float] = []
     thinking: list[float] = []
     try:
-        _post(base + "/new", {"mode": "play", "ai": "y"})
+        _post(base + "/new", {"mode": "play", "ai": "y"}, server.token)
         column = 0
         while len(overheads) < args.moves:
             before = time.perf_counter()
-            state = _post(base + "/click", {"row": 0, "col": column})
+            state = _post(base + "/click", {"row": 0, "col": column}, server.token)
             took = time.perf_counter() - before
             moves = state["moves"]
             if state["over"] or not moves or not moves[-1].startswith(f"{len(moves)}. yellow"):
                 if state["over"]:
-                    _post(base + "/new", {"mode": "play", "ai": "y"})
+                    _post(base + "/new", {"mode": "play", "ai": "y"}, server.token)
                 column = (column + 1) % 7
                 continue
             ai = float(state["ai_seconds"])

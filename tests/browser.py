@@ -51,9 +51,12 @@ def missing() -> list[str]:
 
 
 @contextlib.contextmanager
-def headless_chromium(width: int = WINDOW[0], height: int = WINDOW[1]) -> Iterator[WebDriver]:
+def headless_chromium(
+    width: int = WINDOW[0], height: int = WINDOW[1], arguments: tuple[str, ...] = ()
+) -> Iterator[WebDriver]:
     """A headless Chromium WebDriver, quit on the way out; skips the test when Debian's
-    chromium, its driver or selenium is missing. One CSS pixel is one screenshot pixel."""
+    chromium, its driver or selenium is missing. One CSS pixel is one screenshot pixel.
+    ``arguments`` are more command-line switches (``--host-resolver-rules=...``)."""
     if missing():
         pytest.skip(SKIP_MESSAGE)
     from selenium import webdriver
@@ -69,6 +72,7 @@ def headless_chromium(width: int = WINDOW[0], height: int = WINDOW[1]) -> Iterat
         f"--window-size={width},{height}",
         "--force-device-scale-factor=1",
         "--hide-scrollbars",
+        *arguments,
     ):
         options.add_argument(arg)
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})

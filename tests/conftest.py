@@ -8,6 +8,8 @@ import json
 import re
 import subprocess
 import sys
+import urllib.parse
+import urllib.request
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -164,3 +166,12 @@ def playing(game: Path) -> Iterator[tuple[str, str]]:
     finally:
         proc.terminate()
         proc.wait(timeout=30)
+
+
+def play_state(url: str) -> dict[str, Any]:
+    """The game behind the address ``autograder play`` printed, as its page reads it: ``GET
+    /state`` with the same token."""
+    address = urllib.parse.urlsplit(url)
+    state_url = urllib.parse.urlunsplit(address._replace(path="/state"))
+    with urllib.request.urlopen(state_url, timeout=30) as answer:
+        return json.loads(answer.read())  # type: ignore[no-any-return]

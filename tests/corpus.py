@@ -38,10 +38,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from autograder.play.sandbox import INSTALL_BWRAP, Protections
-from tests.conftest import COURSE_TOML, ROOT, SOLUTIONS, TWO_SQUARES, fast_solution
+from tests.conftest import COURSE_TOML, ROOT, SOLUTIONS, STARTERS, TWO_SQUARES, fast_solution
 
 __all__ = [
     "Attack",
+    "ClassAttack",
+    "CLASS_ATTACKS",
+    "LONG_CLASS_NAME",
+    "NAME_ESCAPES",
     "Context",
     "ATTACKS",
     "missing_layers",
@@ -200,6 +204,7 @@ class Attack:
     unchanged: tuple[str, ...] = ()  # host files whose content the attack must not change
     survivors: str | None = None  # a command-line marker no process may carry afterwards
     seconds: float = 30.0  # the check must finish within this
+    filename: str | None = None  # the name the student gives the file, where it is the attack
 
     def content(self, ctx: Context) -> bytes:
         if callable(self.payload):
@@ -704,6 +709,8 @@ TeekoPlayer.make_move = _raise
 TeekoPlayer.opponent_move = _raise
 TeekoPlayer.place_piece = _raise
 """
+LONG_CLASS_NAME = "K" * 2000
+NAME_ESCAPES = "\x1b[2J\u202egnp"  # clears a terminal; shows "png" backwards
 _NAMEDTUPLES = """
 from collections import namedtuple as _namedtuple
 _Square = _namedtuple("Square", "row col")
@@ -1188,6 +1195,19 @@ ATTACKS: dict[str, Attack] = {
         _grade(**PRINTED),
         "printed: ``` | | # Score: 100/100",
     ),
+    "defines-a-2000-character-class-name": Attack(
+        "reports",
+        f"class {LONG_CLASS_NAME}:\n    pass\n",
+        ZERO,
+        f"game.py defines no class TeekoPlayer (it defines: {'K' * 100}",  # then the cut's note
+    ),
+    "file-name-with-terminal-escapes": Attack(
+        "reports",
+        HONEST,
+        FULL,
+        "u202egnp.py",  # the name's end, as every format shows it (Markdown escapes the rest)
+        filename=f"student{NAME_ESCAPES}.py",
+    ),
     "floods-every-report-field": Attack(
         "reports",
         patched(prelude=_FLOODS_REPORTS),
@@ -1405,5 +1425,61 @@ ATTACKS: dict[str, Attack] = {
     "zip-with-two-game-py": _archive(
         lambda ctx: _zip({"a/game.py": HONEST, "b/game.py": HONEST}),
         "holds several game.py files (a/game.py, b/game.py); submit exactly one",
+    ),
+}
+
+
+# ---- who is who: a class graded together ----------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ClassAttack:
+    """An attack on who is who: files named as Canvas's "Download Submissions" names them,
+    graded together by ``autograder grade`` (with ``roster``, a gradebook export, when given).
+
+    ``files`` maps each download name to its ``game.py`` (zipped when the name ends in .zip);
+    ``rows`` is each student's exact score in grades.csv, ``graded`` the file each was graded
+    on (grades.csv's ``source``), ``warning`` the sentence summary.md's Warnings must hold and
+    ``imported`` the score each roster row gets in canvas_import.csv.
+    """
+
+    files: dict[str, str]
+    rows: dict[str, float]
+    graded: dict[str, str]
+    warning: str
+    roster: str | None = None
+    imported: dict[str, str] | None = None
+
+
+_STARTER = STARTERS["teeko"].read_text()
+_VICTIM, _ATTACKER = "smithann_10006_501_homework8.zip", "doejane_10009_502_hw8_10006.zip"
+_GRADEBOOK = (
+    "Student,ID,SIS User ID,SIS Login ID,Section,HW8 (1001)\n"
+    "    Points Possible,,,,,100\n"
+    '"Smith, Ann",10006,9006,asmith@wisc.edu,LEC 001,\n'
+    '"Doe, Jane",10009,9009,jdoe@wisc.edu,LEC 001,\n'
+)
+_NAMES_ANOTHER = (
+    "identity: Canvas user 10009 handed in hw8_10006.zip, naming another student (Canvas "
+    "user 10006); graded as 10009"
+)
+
+CLASS_ATTACKS: dict[str, ClassAttack] = {
+    # The victim handed in homework8.zip (no netid), so she is known by her user id, 10006; a
+    # later student names her zip hw8_10006.zip. Each is graded on her own file.
+    "file-name-takes-a-classmates-user-id": ClassAttack(
+        {_VICTIM: HONEST, _ATTACKER: _STARTER},
+        {"10006": 100, "10009": 50},
+        {"10006": _VICTIM, "10009": _ATTACKER},
+        _NAMES_ANOTHER,
+    ),
+    "file-name-takes-a-classmates-user-id-with-a-roster": ClassAttack(
+        {_VICTIM: HONEST, _ATTACKER: _STARTER},
+        {"asmith": 100, "jdoe": 50},
+        {"asmith": _VICTIM, "jdoe": _ATTACKER},
+        "identity: Canvas user 10009 handed in hw8_10006.zip, which names 10006; the roster's "
+        "login for 10009 is jdoe: graded as jdoe",
+        roster=_GRADEBOOK,
+        imported={"asmith@wisc.edu": "100", "jdoe@wisc.edu": "50"},
     ),
 }

@@ -24,20 +24,24 @@ import tempfile
 import threading
 import time
 import uuid
+import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from autograder.classroom.canvas_names import safe
 from autograder.play import fence
 from autograder.play.launch import PACKAGES
 from autograder.play.sandbox import INSTALL_BWRAP, available
 from tests.conftest import SOLUTIONS, STARTERS, autograder_process
 from tests.corpus import (
     ATTACKS,
+    CLASS_ATTACKS,
     COURSE_RUBRIC,
     HONEST,
+    LONG_CLASS_NAME,
     PATIENT_RUBRIC,
     Context,
     in_move_phase,
@@ -164,7 +168,9 @@ class Arena:
         out.mkdir()
         ctx = self._context(folder)
         ctx.other.write_text(CLASSMATE)
-        path = here / ("student.py" if attack.suffix == ".py" else "hw8_student.zip")
+        path = here / (
+            attack.filename or ("student.py" if attack.suffix == ".py" else "hw8_student.zip")
+        )
         path.write_bytes(attack.content(ctx))
         args = ["check", str(path), "--assignment", "teeko", "--json", str(out / "results.json")]
         args += ["--markdown", str(out / "report.md")]
@@ -476,8 +482,19 @@ def _write_class(folder: Path, ctx: Context, names: list[str]) -> None:
     for name in names:
         attack = ATTACKS[name]
         student = _student(name)
-        target = folder / (f"{student}.py" if attack.suffix == ".py" else f"hw8_{student}.zip")
+        name = f"{student}.py" if attack.suffix == ".py" else f"hw8_{student}.zip"
+        target = folder / (
+            attack.filename.replace("student", student, 1) if attack.filename else name
+        )
         target.write_bytes(attack.content(ctx))
+
+
+def _row(name: str) -> str:
+    """The student id the batch gives the attack ``name``: its file's name, made safe."""
+    attack = ATTACKS[name]
+    if attack.filename is None:
+        return _student(name)
+    return safe(Path(attack.filename.replace("student", _student(name), 1)).stem)
 
 
 def _rows(out: Path) -> dict[str, dict[str, str]]:
@@ -508,7 +525,7 @@ def test_the_whole_corpus_as_one_batch(arena: Arena) -> None:
     run = _grade(folder, out, arena.rubric, arena.tmpdir)
     assert run.returncode == 0, run.stderr
     rows = _rows(out)
-    assert sorted(rows) == sorted([*GOOD, "classmate", *(_student(n) for n in names)])
+    assert sorted(rows) == sorted([*GOOD, "classmate", *(_row(n) for n in names)])
 
     alone_folder, alone_out = arena.base / "alone" / "class", arena.base / "alone" / "out"
     _write_class(alone_folder, ctx, [])
@@ -520,8 +537,8 @@ def test_the_whole_corpus_as_one_batch(arena: Arena) -> None:
     assert rows["good_alice"]["score"] == "100"
 
     for name in names:
-        attack, row = ATTACKS[name], rows[_student(name)]
-        feedback = (out / "students" / _student(name) / "feedback.md").read_text()
+        attack, row = ATTACKS[name], rows[_row(name)]
+        feedback = (out / "students" / _row(name) / "feedback.md").read_text()
         message = _words(ctx.fill(attack.message))
         if attack.scores is None:
             assert row["status"] == "error" and row["score"] == "0", (name, row)
@@ -540,6 +557,10 @@ def test_the_whole_corpus_as_one_batch(arena: Arena) -> None:
     )
     assert CLASSMATE.strip() not in everything
     assert not any(line in everything for line in _secret_lines(arena.rubric))
+    for student in rows:  # one gate for submission text: nothing raw, nothing huge
+        sizes = {p.name: p.stat().st_size for p in (out / "students" / student).iterdir()}
+        assert sum(sizes.values()) <= 100_000, (student, sizes)
+    _assert_nothing_raw([run.stdout, run.stderr, *(p.read_text() for p in out.rglob("*.*"))])
 
 
 # ---- what the fence lets it see, reach and print ---------------------------------------------
@@ -605,6 +626,37 @@ def test_terminal_escapes_reach_no_report_raw(arena: Arena) -> None:
     for text in (run.stdout, run.results_text, markdown):
         assert "\x1b" not in text and "\u202e" not in text and "\x07" not in text
     assert "\\x1b[2J" in markdown and "\\u202eevil" in markdown
+
+
+def _assert_nothing_raw(texts: list[str]) -> None:
+    """No terminal escape, no bidirectional override, no 2000-character name, in any text."""
+    for text in texts:
+        loaded = text
+        with contextlib.suppress(ValueError):
+            loaded = json.dumps(json.loads(text), ensure_ascii=False)  # \\u escapes undone
+        assert "\x1b" not in loaded and "\u202e" not in loaded
+        assert LONG_CLASS_NAME not in loaded
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "name", ["defines-a-2000-character-class-name", "file-name-with-terminal-escapes"]
+)
+def test_names_reach_no_report_raw_nor_whole(name: str, arena: Arena, tmp_path: Path) -> None:
+    """The class name and the file name enter the grader through one gate: the terminal,
+    results.json, the Markdown and the HTML hold them cleaned and cut."""
+    run, ctx = arena.check(name)
+    page = tmp_path / "feedback.html"
+    path = next(p for p in ctx.here.iterdir() if p.name != "classmate.py")
+    args = ["check", str(path), "-a", "teeko", "--rubric", str(arena.rubric), "--html", str(page)]
+    again = _autograder(args)
+    assert again.returncode == 0, again.stderr
+    texts = [run.stdout, run.stderr, run.results_text, (ctx.out / "report.md").read_text()]
+    if name == "defines-a-2000-character-class-name":
+        assert f"{'K' * 100} [... 1900 more characters]); the course's driver" in run.seen
+    else:
+        assert ctx.fill("submission: $here/student\\x1b[2J\\u202egnp.py") in run.seen
+    _assert_nothing_raw([*texts, again.stdout, page.read_text()])
 
 
 def _outside_code_blocks(markdown: str) -> list[str]:
@@ -713,3 +765,45 @@ def test_a_folder_with_a_huge_helper_is_refused_in_one_line(tmp_path: Path) -> N
     assert run.returncode == 2
     assert run.stderr.strip().count("\n") == 0, run.stderr
     assert "holds more than 50 MB ('student/helper.py' is 100 MB)" in run.stderr
+
+
+# ---- who is who: Canvas downloads graded together -----------------------------------------------
+
+
+def _canvas_class(folder: Path, files: dict[str, str]) -> None:
+    folder.mkdir(parents=True)
+    for name, source in files.items():
+        if name.endswith(".zip"):
+            with zipfile.ZipFile(folder / name, "w") as bundle:
+                bundle.writestr("game.py", source)
+        else:
+            (folder / name).write_text(source)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", list(CLASS_ATTACKS))
+def test_a_file_name_never_takes_a_classmates_grade(name: str, arena: Arena) -> None:
+    """Each Canvas user is one row, graded on their own file, whatever the file names; the
+    name that claims another student is a warning in the summary; a roster gives each their
+    own grade."""
+    attack = CLASS_ATTACKS[name]
+    folder, out = arena.base / "class-attacks" / name, arena.base / "class-attacks" / f"{name}-out"
+    _canvas_class(folder, attack.files)
+    args = ["grade", str(folder), "-a", "teeko", "--out", str(out), "--jobs", "2"]
+    args += ["--rubric", str(arena.rubric)]
+    if attack.roster is not None:
+        roster = folder.parent / f"{name}-roster.csv"
+        roster.write_text(attack.roster)
+        args += ["--roster", str(roster)]
+    run = _autograder(args, timeout=600)
+    assert run.returncode == 0, run.stderr
+    rows = _rows(out)
+    assert {s: float(r["score"]) for s, r in rows.items()} == attack.rows
+    assert {s: r["source"] for s, r in rows.items()} == attack.graded
+    summary = (out / "summary.md").read_text()
+    assert f"- {attack.warning}" in summary
+    assert attack.warning in run.stderr
+    if attack.imported is not None:
+        with (out / "canvas_import.csv").open() as handle:
+            imported = {r["SIS Login ID"]: r["HW8 (1001)"] for r in csv.DictReader(handle)}
+        assert {k: v for k, v in imported.items() if k} == attack.imported

@@ -4,8 +4,10 @@ board class the kit cannot build one sentence saying why."""
 
 from __future__ import annotations
 
+import csv
 import json
 import shutil
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -50,6 +52,7 @@ def test_the_solution_folder_scores_100_without_being_told_the_homework(run_cli,
     assert results["score"] == 100, stdout
     assert "assignment board-abc inferred from minimax.py" in stdout
     assert "all 16 checks right" in stdout
+    assert "all 6 checks right" in stdout  # the chapter's own unit tests, reported
 
 
 def test_one_file_of_the_four_brings_the_others(run_cli, tmp_path):
@@ -93,3 +96,149 @@ def test_a_missing_board_class_is_one_sentence(run_cli, tmp_path):
     results, stdout = _check(run_cli, folder, tmp_path)
     assert "connectfour.py defines no C4Board and C4Piece; keep the book's names" in stdout
     assert "Traceback" not in stdout
+
+
+FALLING = """    # Diagonals going down to the right, from their upper left cell.
+    for c in range(num_columns - segment_length + 1):
+        for r in range(segment_length - 1, num_rows):
+            segments.append([(c + t, r - t) for t in range(segment_length)])
+"""
+
+
+def test_a_board_missing_one_diagonal_direction_loses_board_points_named(run_cli, tmp_path):
+    folder = _copy(SOLUTION, tmp_path, connectfour=(FALLING, ""))
+    results, stdout = _check(run_cli, folder, tmp_path)
+    assert _scores(results)["boards"] == 27  # Connect Four is_win, and nothing else
+    assert (
+        "C4Board.is_win misses the diagonal falling to the right: it says no win on this board, "
+        "where B has four from column 0, row 3 to column 3, row 0"
+    ) in stdout
+    assert "|B| | | | | | |" in stdout  # the board, drawn
+    chapter = next(t for t in results["tests"] if t["tags"][0] == "chapter")
+    assert chapter["max_score"] == 0  # the chapter's tests are reported, worth nothing
+    # the missing segments weaken evaluate too: a right is_win does not put the search right
+    assert "exercise 2 test_block_position: 1 of 1 wrong" in chapter["output"]
+    assert "not charged" not in chapter["output"]
+
+
+def test_a_tic_tac_toe_win_test_of_2_4_8_is_charged_to_the_board_not_the_search(run_cli, tmp_path):
+    folder = _copy(SOLUTION, tmp_path, tictactoe=("    (2, 4, 6),", "    (2, 4, 8),"))
+    results, stdout = _check(run_cli, folder, tmp_path)
+    scores = _scores(results)
+    assert (scores["boards"], scores["search"]) == (27, 25)
+    assert "TTTBoard.is_win misses the diagonal 2-4-6: it says no win on this board" in stdout
+    search = next(t for t in results["tests"] if t["tags"][0] == "search")
+    assert "not charged: the tic-tac-toe is_win fault explains it" in search["output"]
+
+
+def test_the_chapters_exercise_3_one_gameboard_for_both_games_is_graded(run_cli, tmp_path):
+    folder = tmp_path / "exercise3"
+    folder.mkdir()
+    for name in ("minimax.py", "board.py"):
+        shutil.copy(SOLUTION / name, folder / name)
+    shutil.copy(ROOT / "tests/data/board_abc_exercise3/gameboard.txt", folder / "gameboard.py")
+    results, stdout = _check(run_cli, folder, tmp_path)
+    scores = _scores(results)
+    assert scores["boards"] == 30  # the book's GameBoard follows both games' rules
+    assert (scores["rules"], scores["wins"]) == (10, 15)  # its Connect Four is played
+    assert "all 6 checks right" in stdout  # the chapter's own tests, on GameBoard
+
+
+def test_a_missing_file_is_one_sentence_and_exit_status_2(run_cli, tmp_path):
+    folder = _copy(SOLUTION, tmp_path)
+    (folder / "connectfour.py").unlink()
+    done = run_cli("check", str(folder), expect_ok=False)
+    assert done.returncode == 2
+    assert done.stderr.strip() == (
+        f"autograder: {folder}: connectfour.py is missing: hand in minimax.py, board.py, "
+        "tictactoe.py and connectfour.py together (or, for the chapter's exercise 3, one "
+        "GameBoard class for both games in place of tictactoe.py and connectfour.py)"
+    )
+    assert done.stdout == ""
+
+
+def test_a_missing_file_is_the_reason_on_the_students_row(run_cli, tmp_path):
+    inbox = tmp_path / "inbox"
+    inbox.mkdir()
+    with zipfile.ZipFile(inbox / "board-abc_kim.zip", "w") as archive:
+        for name in ("minimax.py", "board.py", "connectfour.py"):
+            archive.write(SOLUTION / name, name)
+    out = tmp_path / "grades"
+    done = run_cli("grade", str(inbox), "--assignment", "board-abc", "--out", str(out))
+    assert done.returncode == 0, done.stderr
+    with (out / "grades.csv").open() as handle:
+        (row,) = list(csv.DictReader(handle))
+    assert row["score"] == "0"
+    assert row["reason"] == (
+        "board-abc_kim.zip: tictactoe.py is missing: hand in minimax.py, board.py, tictactoe.py "
+        "and connectfour.py together (or, for the chapter's exercise 3, one GameBoard class for "
+        "both games in place of tictactoe.py and connectfour.py)"
+    )
+    for name in ("_Unbuilt", "importlib", "_gcd_import"):
+        assert name not in (out / "grades.csv").read_text()
+
+
+def test_a_file_that_fails_to_import_shows_the_students_line_not_the_kits(run_cli, tmp_path):
+    folder = _copy(SOLUTION, tmp_path, connectfour=("from enum import Enum\n", "import numpyy\n"))
+    results, stdout = _check(run_cli, folder, tmp_path)
+    report = json.dumps(results)
+    assert (
+        "find_best_move was not called: importing connectfour.py raised ModuleNotFoundError: "
+        "No module named 'numpyy' (line"
+    ) in report
+    assert "import numpyy" in report  # the student's own line
+    for kit in ("_Unbuilt", "<frozen", "importlib", "_gcd_import"):
+        assert kit not in report, kit
+
+
+# The chapter's minimax.py, as printed (its comments translated): a finished game scores
+# evaluate(), the same for a win now and a win later.
+BOOK_MINIMAX = """from __future__ import annotations
+from board import Piece, Board, Move
+
+
+def minimax(board: Board, maximizing: bool, original_player: Piece, max_depth: int = 8) -> float:
+    # base case: a finished game or the maximum depth
+    if board.is_win or board.is_draw or max_depth == 0:
+        return board.evaluate(original_player)
+
+    # recursive case: maximize your gain or minimize the opponent's
+    if maximizing:
+        best_eval: float = float("-inf")
+        for move in board.legal_moves:
+            result: float = minimax(board.move(move), False, original_player, max_depth - 1)
+            best_eval = max(result, best_eval)
+        return best_eval
+    else:
+        worst_eval: float = float("inf")
+        for move in board.legal_moves:
+            result = minimax(board.move(move), True, original_player, max_depth - 1)
+            worst_eval = min(result, worst_eval)
+        return worst_eval
+
+
+def find_best_move(board: Board, max_depth: int = 8) -> Move:
+    best_eval: float = float("-inf")
+    best_move: Move = Move(-1)
+    for move in board.legal_moves:
+        result: float = minimax(board.move(move), False, board.turn, max_depth)
+        if result > best_eval:
+            best_eval = result
+            best_move = move
+    return best_move
+"""
+
+
+def test_the_books_minimax_keeps_every_point_when_it_takes_a_later_forced_win(run_cli, tmp_path):
+    """In seed 0's third tic-tac-toe win in 1, square 6 wins at once and square 0 wins by force
+    later; the book's minimax, which scores both alike, plays 0. That keeps the win: reported
+    with the sooner square, not charged (the rubric does not prefer the sooner win)."""
+    folder = _copy(SOLUTION, tmp_path)
+    (folder / "minimax.py").write_text(BOOK_MINIMAX)
+    results, stdout = _check(run_cli, folder, tmp_path)
+    assert _scores(results)["search"] == 25, stdout
+    assert results["score"] == 100, stdout
+    assert (
+        "tic-tac-toe win in 1 3: find_best_move played 0, which keeps the forced win; a sooner "
+        "win was available at [6] (wins at once); not charged"
+    ) in stdout

@@ -90,6 +90,8 @@ def test_the_checks_are_the_same_for_a_seed_and_cover_every_kind():
         "tic-tac-toe win in 1",
         "tic-tac-toe block",
         "Connect Four max_depth",
+        *(f"exercise 1 {test}" for test, *_ in checks.CHAPTER_TTT),
+        *(f"exercise 2 {test}" for test, *_ in checks.CHAPTER_C4),
     }
 
 
@@ -148,9 +150,11 @@ def test_a_missed_block_names_the_threat():
     blocks = [s for s in ttt.legal_moves(pos) if not ttt.winning_moves(ttt.play(pos, s))]
     missed = next(s for s in ttt.legal_moves(pos) if s not in blocks)
     assert check.judge({"move": blocks[0]}) is None
+    keep = [s for s in ttt.legal_moves(pos) if -ttt.value(ttt.play(pos, s)) == ttt.value(pos)]
+    outcome = {1: "win", 0: "draw"}[ttt.value(pos)]  # never a block lost whatever is played
     assert check.judge({"move": missed}) == (
         f"{ttt.other(pos.turn)} wins next at {threat}; find_best_move played {missed} and did "
-        "not block"
+        f"not block; {keep} keep the {outcome}"
     )
     assert check.judge({"move": True}) == "find_best_move returned True, not a square number"
 
@@ -164,11 +168,143 @@ def test_a_best_move_that_throws_away_a_draw_is_named():
     )
 
 
+# ---- every line of every direction ------------------------------------------------------------
+
+
+def _wins(game: str) -> list:  # type: ignore[type-arg]
+    return [
+        c
+        for c in checks.checks(None, 0)
+        if c.request.get("ask") == "wins" and c.request["game"] == game
+    ]
+
+
+def test_every_line_of_both_games_is_asked_complete_for_each_side_and_nearly():
+    seen: set[tuple[tuple[int, int, int], str]] = set()
+    for check in _wins("tictactoe"):
+        for asked in check.request["positions"]:
+            pos = ttt.TicTacToe("".join(asked["cells"]), asked["turn"])
+            assert pos in ttt.reachable()
+            side = ttt.winner(pos)
+            seen.update(
+                (line, side) for line in ttt.LINES if {pos.cells[s] for s in line} == {side}
+            )
+    assert len(seen) == 16  # 8 lines, each complete for X and for O
+    lines: set[tuple[frozenset[tuple[int, int]], str]] = set()
+    near = 0
+    for check in _wins("connectfour"):
+        for asked in check.request["positions"]:
+            pos = c4.position(asked["columns"], asked["turn"])
+            b = sum(p == "B" for pile in asked["columns"] for p in pile)
+            r = sum(p == "R" for pile in asked["columns"] for p in pile)
+            assert b - r == (0 if asked["turn"] == "B" else 1)  # the counts fit the turn
+            complete = [
+                seg
+                for seg in checks.SEGMENTS
+                if len({(asked["columns"][c] + [" "] * 6)[row] for c, row in seg}) == 1
+                and (asked["columns"][seg[0][0]] + [" "] * 6)[seg[0][1]] != " "
+            ]
+            assert len(complete) <= 1  # never a second line to hide a missing one
+            assert (c4rules.winner(pos) is not None) == bool(complete)
+            if complete:
+                lines.add((frozenset(complete[0]), c4.BOOK[c4rules.winner(pos)]))
+            else:
+                near += 1
+    assert len(checks.SEGMENTS) == 69
+    assert len(lines) == 2 * 69 and near == 69
+
+
+def test_a_missing_direction_is_named_with_its_board():
+    check = next(c for c in _wins("connectfour") if "rising" in c.where)
+    asked = check.request["positions"]
+    wrong = [False] * len(asked)  # is_win never sees a rising diagonal
+    verdict = check.judge({"values": wrong, "board": "C4Board"})
+    problem, board = verdict.problem, verdict.board
+    assert problem.startswith(
+        "C4Board.is_win misses the diagonal rising to the right: it says no win on this board, "
+        "where B has four from column 0, row 0 to column 3, row 3"
+    )
+    assert "23 more boards wrong too" in problem
+    first = asked[0]
+    assert board == c4.render(c4.position(first["columns"], first["turn"]))
+    expected = [bool(c4rules.winner(c4.position(a["columns"], a["turn"]))) for a in asked]
+    assert check.judge({"values": expected}) is None
+
+
+def test_a_win_test_that_raises_is_shown_on_the_board_it_raised_on():
+    check = next(c for c in _wins("tictactoe") if "rows" in c.where)
+    third = check.request["positions"][2]
+    verdict = check.judge({"error": "is_win raised NotImplementedError: TODO 2", "at": 2})
+    assert verdict.problem.startswith("is_win raised NotImplementedError: TODO 2, on this board")
+    assert verdict.board == ttt.render(ttt.TicTacToe("".join(third["cells"]), third["turn"]))
+
+
+def test_a_win_test_that_sees_a_line_that_is_not_there_is_named():
+    check = next(c for c in _wins("tictactoe") if "2-4-6" in c.where)
+    asked = check.request["positions"]
+    said = [ttt.winner(ttt.TicTacToe("".join(a["cells"]), a["turn"])) is not None for a in asked]
+    said[1] = True  # X holds two of 2-4-6, O the third
+    problem = check.judge({"values": said, "board": "TTTBoard"}).problem
+    assert problem.startswith("TTTBoard.is_win says a side has won on this board, where no line")
+    assert "X holds two of 2-4-6 and O" in problem
+
+
+def test_the_line_checks_do_not_depend_on_the_seed():
+    assert [c.request for c in _wins("connectfour")] == [
+        c.request
+        for c in checks.checks(None, 9)
+        if c.request.get("ask") == "wins" and c.request["game"] == "connectfour"
+    ]
+
+
+def test_the_chapters_tests_are_judged_as_the_chapter_asserts():
+    chapter = [c for c in checks.checks(None, 0) if c.criterion == "chapter"]
+    assert [c.kind for c in chapter] == [
+        "exercise 1 test_legal_moves",
+        "exercise 1 test_is_win",
+        "exercise 1 test_is_draw",
+        "exercise 2 test_easy_position",
+        "exercise 2 test_block_position",
+        "exercise 2 test_hard_position",
+    ]
+    assert chapter[0].judge({"value": [7]}) is None
+    assert chapter[0].judge({"value": [7, 8]}) == (
+        "test_legal_moves expects TTTBoard.legal_moves to be [7]; it is [7, 8]"
+    )
+    assert chapter[4].judge({"move": 5}) is None
+    assert chapter[4].judge({"move": 2}) == (
+        "test_block_position expects find_best_move(board, 3) to be 5; it is 2"
+    )
+    explained = chapter[4].judge({"move": 2, "fair_move": 5})
+    assert explained.problem == (
+        "test_block_position expects find_best_move(board, 3) to be 5; it is 2; with a right "
+        "is_win the same search plays 5, a right move: the fault is in is_win"
+    )
+    assert explained.explained_by == checks.WIN_C4
+    assert chapter[4].judge({"move": 2, "fair_move": 2}) == (
+        "test_block_position expects find_best_move(board, 3) to be 5; it is 2"
+    )
+
+
+def test_a_wrong_search_move_is_explained_only_when_a_right_win_test_puts_it_right():
+    check = _one("tic-tac-toe block")
+    assert check.request["fair"] is True
+    pos = ttt.TicTacToe("".join(check.request["cells"]), check.request["turn"])
+    blocks = [s for s in ttt.legal_moves(pos) if not ttt.winning_moves(ttt.play(pos, s))]
+    missed = next(s for s in ttt.legal_moves(pos) if s not in blocks)
+    assert check.judge({"move": missed, "fair_move": blocks[0]}).explained_by == checks.WIN_TTT
+    own_fault = check.judge({"move": missed, "fair_move": missed})
+    assert isinstance(own_fault, str) and "played 3 and did not block; [1] keep" in own_fault
+    assert check.judge({"move": blocks[0], "fair_move": missed}) is None
+
+
 # ---- scoring -------------------------------------------------------------------------------
 
 
-def _checked(criterion: str, kind: str, problem: str | None = None) -> Checked:
-    return Checked(criterion, kind, f"{kind} 1", "a board", problem, 0.01)
+def _checked(
+    criterion: str, kind: str, problem: str | None = None, explained_by: str = ""
+) -> Checked:
+    return Checked(criterion, kind, f"{kind} 1", "a board", problem, 0.01, "", explained_by)
 
 
 def _session(*checked: Checked) -> Session:
@@ -190,11 +326,25 @@ def test_each_kind_earns_its_share_only_when_every_check_of_it_is_right():
     assert next(c for c in grade.criteria if c.id == "search").points == 0
 
 
+def test_a_search_fault_explained_by_a_wrong_win_test_is_reported_not_charged():
+    win = _checked("boards", checks.WIN_TTT, "TTTBoard.is_win misses the diagonal 2-4-6")
+    missed = _checked("search", "tic-tac-toe block", "did not block", checks.WIN_TTT)
+    grade = score(_session(win, missed, _checked("search", "s")), RUBRIC)
+    search = next(c for c in grade.criteria if c.id == "search")
+    assert search.points == 25
+    assert search.summary == (
+        "tic-tac-toe block: 1 of 1 wrong, not charged: the tic-tac-toe is_win fault explains it"
+    )
+    alone = score(_session(_checked("boards", checks.WIN_TTT), missed), RUBRIC)
+    assert next(c for c in alone.criteria if c.id == "search").points == 0  # is_win was right
+
+
 def test_the_rubric_adds_the_packs_criteria_to_100():
     assert RUBRIC.max_score == 100
     assert RUBRIC.checks == (
         ("boards", "the boards follow the rules", 30),
         ("search", "the search finds the right moves", 25),
+        ("chapter", "the chapter's own unit tests (exercises 1 and 2)", 0),
     )
     assert RUBRIC.max_points("tactics") == 0
 
@@ -229,3 +379,46 @@ def test_four_canvas_attachments_are_one_attempt_and_no_packaging_problem(tmp_pa
     assert sorted(c.given for c in attached) == sorted(PACK.files[1:])
     submission = Submission(tmp_path, "x", attached=tuple(c.given for c in attached))
     assert packaging_problems(submission, RUBRIC.packaging_pattern, "", PACK.files) is None
+
+
+# ---- the files a submission must hold --------------------------------------------------------
+
+
+def test_a_missing_book_file_is_named_and_exercise_3s_gameboard_stands_for_two():
+    four = {name: (SOLUTION / name).read_bytes() for name in PACK.files}
+    assert PACK.missing(four) is None
+    without = {k: v for k, v in four.items() if k != "connectfour.py"}
+    assert PACK.missing(without) == (
+        "connectfour.py is missing: hand in minimax.py, board.py, tictactoe.py and "
+        "connectfour.py together (or, for the chapter's exercise 3, one GameBoard class for both "
+        "games in place of tictactoe.py and connectfour.py)"
+    )
+    alone = {"minimax.py": four["minimax.py"]}
+    assert PACK.missing(alone).startswith(  # type: ignore[union-attr]
+        "board.py, tictactoe.py and connectfour.py are missing: "
+    )
+    exercise3 = ROOT / "tests" / "data" / "board_abc_exercise3" / "gameboard.txt"
+    one_board = {
+        "minimax.py": four["minimax.py"],
+        "board.py": four["board.py"],
+        "gameboard.py": exercise3.read_bytes(),
+    }
+    assert PACK.missing(one_board) is None
+
+
+def test_the_rubric_can_weight_the_chapters_tests(tmp_path: Path):
+    text = (Path(checks.__file__).parent / "rubric.toml").read_text()
+    text = text.replace("points = 30 ", "points = 24 ").replace(
+        "[chapter]              # the chapter's own unit tests (exercises 1 and 2), run on the "
+        "student's\npoints = 0",
+        "[chapter]\npoints = 6",
+    )
+    (tmp_path / "rubric.toml").write_text(text)
+    weighted = load_rubric(str(tmp_path / "rubric.toml"), PACK)
+    assert weighted.max_score == 100
+    tests = [c.kind for c in checks.checks(None, 0) if c.criterion == "chapter"]
+    session = _session(
+        *(_checked("chapter", kind, "wrong" if n % 2 else None) for n, kind in enumerate(tests))
+    )
+    chapter = next(c for c in score(session, weighted).criteria if c.id == "chapter")
+    assert (chapter.points, chapter.max_points) == (3, 6)  # 3 of the 6 tests pass

@@ -4,6 +4,7 @@ its grades are the ones on record."""
 from __future__ import annotations
 
 import csv
+import re
 import subprocess
 import sys
 
@@ -83,8 +84,9 @@ def _grade_example(run_cli, tmp_path, folder, data, more):  # type: ignore[no-un
 @pytest.mark.slow
 def test_the_connect4_example_class_keeps_its_grades(run_cli, tmp_path):
     """The README's Connect Four command: the grades on record, and the roster matched whole."""
-    out, done = _grade_example(run_cli, tmp_path, "connect4", "connect4", ())
+    out, done = _grade_example(run_cli, tmp_path, "connect4", "connect4", ("tactics",))
     assert "roster:" not in done.stderr
+    _tactics_summary_is_the_feedbacks(out)
     with (out / "canvas_import.csv").open() as handle:
         imported = {
             row["SIS Login ID"]: row["Connect Four (2001)"] for row in csv.DictReader(handle)
@@ -96,6 +98,25 @@ def _feedback(out, student):  # type: ignore[no-untyped-def]
     return (out / "students" / student / "feedback.md").read_text()
 
 
+def _tactics_summary_is_the_feedbacks(out):  # type: ignore[no-untyped-def]
+    """The class summary's tactics figures are the students' own: passed by those whose
+    feedback counts every tactical position right, the class's total their sum."""
+    right = asked = passed = 0
+    students = sorted(p.name for p in (out / "students").iterdir())
+    for student in students:
+        row = next(line for line in _feedback(out, student).splitlines() if "(`tactics`) |" in line)
+        counts = [tuple(map(int, m)) for m in re.findall(r"(\d+) of (\d+)", row.split("|")[3])]
+        assert counts, row
+        right += sum(r for r, _ in counts)
+        asked += sum(a for _, a in counts)
+        passed += all(r == a for r, a in counts)
+    summary = (out / "summary.md").read_text()
+    row = next(line for line in summary.splitlines() if "| `tactics` |" in line)
+    assert f" {passed}/{len(students)} " in row, row
+    assert f"answered right, all students: {right} of {asked}" in summary
+    assert passed < len(students)  # someone missed one: a summary of all passed is wrong
+
+
 @pytest.mark.slow
 def test_the_board_abc_example_class_keeps_its_grades_and_names_each_mistake(run_cli, tmp_path):
     """The README's Board ABC command: four Canvas attachments are one attempt; the grades on
@@ -103,6 +124,7 @@ def test_the_board_abc_example_class_keeps_its_grades_and_names_each_mistake(run
     out, _ = _grade_example(
         run_cli, tmp_path, "board-abc", "board_abc", ("boards", "search", "tactics")
     )
+    _tactics_summary_is_the_feedbacks(out)
     with (out / "grades.csv").open() as handle:
         notes = {row["student"]: row["note"] for row in csv.DictReader(handle)}
     assert notes["30001"] == "handed in with minimax.py: board.py, connectfour.py, tictactoe.py"

@@ -12,11 +12,12 @@ import pytest
 from autograder.classroom.records import STATUS_ERROR, STATUS_GRADED, Record
 from autograder.classroom.summary import SUMMARY_FILES, write_summary
 from autograder.grading.rubric import load_rubric
-from tests.conftest import COURSE_TOML, TEEKO, course_rubric
+from tests.conftest import COURSE_TOML, TEEKO, assignment, course_rubric
 
 SVG = "{http://www.w3.org/2000/svg}"
 FULL = {"rules": 25, "state": 10, "format": 10, "time": 25, "wins": 30, "output": 0, "packaging": 0}
 TITLE = "HW8 Teeko2"
+CONNECT4 = assignment("connect4").pack
 
 
 def _graded(student: str, score: float, slowest: float | None = 0.5, **changes: float) -> Record:
@@ -264,3 +265,58 @@ def test_a_quiet_machine_and_no_notes_give_no_warnings(tmp_path):
 def test_notes_for_the_instructor_are_warnings_escaped(tmp_path):
     md = _write(CLASS, tmp_path, notes=["roster: no row for | x <b>"])["summary.md"]
     assert "- roster: no row for \\| x \\<b\\>" in md
+
+
+def test_tactics_are_passed_as_the_students_feedback_counts_them(tmp_path):
+    """Tactics reported without points: a student who answered 4 of 6 right has not passed
+    them, though 0 of 0 points is "full points"; the class's total is the students' own."""
+    rubric = load_rubric(None, CONNECT4)
+    assert rubric.max_points("tactics") == 10
+    reported = dataclasses.replace(rubric, tactics_points=0)
+    records = [
+        dataclasses.replace(_graded("ann", 100, tactics=0), tallies={"tactics": [6, 6]}),
+        dataclasses.replace(_graded("ben", 100, tactics=0), tallies={"tactics": [4, 6]}),
+        dataclasses.replace(_graded("cal", 100, tactics=0), tallies={"tactics": [5, 6]}),
+    ]
+    files = _write(records, tmp_path, rubric=reported)
+    md = files["summary.md"]
+    assert "| tactics (win in 1, block) | `tactics` | 0 | 1/3 | 33% |" in md
+    assert "- tactics (win in 1, block): answered right, all students: 15 of 18" in md
+    assert "The tactics are passed when every tactical position was answered right" in md
+    assert "15 of 18" in files["summary.html"]
+
+
+def test_records_without_tallies_are_passed_by_their_points(tmp_path):
+    """Records written before tallies were kept: the tactics pass by points, as before."""
+    rubric = load_rubric(None, CONNECT4)
+    records = [_graded("ann", 100, tactics=10), _graded("ben", 95, tactics=5)]
+    md = _write(records, tmp_path, rubric=rubric)["summary.md"]
+    assert "| tactics (win in 1, block) | `tactics` | 10 | 1/2 | 50% |" in md
+    assert "answered right, all students" not in md
+
+
+def test_a_class_graded_without_the_fence_says_so_first_with_the_install_line(tmp_path):
+    unfenced = [
+        dataclasses.replace(_graded("alice", 100), missing_layers=["fence"]),
+        dataclasses.replace(_graded("bob", 88, time=13), missing_layers=["fence", "seccomp"]),
+        _graded("carol", 90),
+        _error("dave", "dave.zip is not a zip"),
+    ]
+    files = _write(unfenced, tmp_path)
+    md = files["summary.md"]
+    warnings = md[md.index("## Warnings") : md.index("## Scores")].splitlines()
+    assert warnings[2] == (
+        "- 2 of 3 graded students were graded without the filesystem fence (a submission can "
+        "read every file the grader can, and reach the network; to get it: apt install "
+        "bubblewrap, on a kernel that allows namespaces) and the seccomp filter (system calls a "
+        "game never needs are allowed; to get it: Linux on x86-64 or arm64); see "
+        "docs/sandbox.md; once they are there, --regrade grades the class again with them"
+    )
+    page = files["summary.html"]
+    assert "<h2>Warnings</h2>\n<ul>\n<li>2 of 3 graded students were graded without the " in page
+    assert "to get it: apt install bubblewrap" in page
+
+
+def test_a_class_graded_with_every_layer_gets_no_sandbox_warning(tmp_path):
+    files = _write([_graded("alice", 100)], tmp_path)
+    assert "sandbox" not in files["summary.md"] and "bubblewrap" not in files["summary.html"]

@@ -28,12 +28,13 @@ from autograder.games import (
     infer_assignment,
     player_classes,
 )
-from autograder.games.pack import Assignment
-from autograder.play.untrusted import clean
+from autograder.games.pack import Assignment, GamePack
+from autograder.play.untrusted import admit
 
 __all__ = [
     "Submission",
     "open_submission",
+    "require_files",
     "choose_assignment",
     "packaging_problems",
     "is_junk",
@@ -111,13 +112,13 @@ def unpack(
         absolute), a symlink, more than ``max_entries`` entries or more than ``max_bytes``
         unpacked; files already written stay in ``target``.
     """
-    label = archive.name
+    label = admit(archive.name, "file")
     try:
         bundle = zipfile.ZipFile(archive)
     except zipfile.BadZipFile:
         raise GraderError(f"{label} is not a readable zip file; zip {main} again") from None
     except OSError as err:
-        raise GraderError(f"cannot read {archive}: {err.strerror}") from None
+        raise GraderError(f"cannot read {admit(str(archive), 'path')}: {err.strerror}") from None
     names: list[str] = []
     with bundle:
         entries = bundle.infolist()
@@ -319,7 +320,7 @@ def open_submission(
     """
     if not path.exists():
         raise GraderError(f"{path} does not exist")
-    label = clean(str(path), 300)
+    label = admit(str(path), "path")
     target = workdir / "submission"
     try:
         if path.is_dir():
@@ -329,8 +330,9 @@ def open_submission(
         if zipfile.is_zipfile(path) or path.suffix.lower() == ".zip":
             target.mkdir(parents=True, exist_ok=True)
             names = unpack(path, target, main)
-            found = _find_main(target, main, clean(path.name, 300))
-            return Submission(found, label, path.name, tuple(names))
+            found = _find_main(target, main, admit(path.name, "file"))
+            kept = tuple(admit(name, "file") for name in names)
+            return Submission(found, label, admit(path.name, "file"), kept)
         if path.suffix == ".py":
             if path.name != main and path.name in files and (path.parent / main).is_file():
                 path = path.parent / main
@@ -340,6 +342,24 @@ def open_submission(
     except OSError as err:
         raise GraderError(f"cannot read {label}: {err.strerror or err}") from None
     raise GraderError(f"{label} is not a {main}, a folder or a zip; submit {main}")
+
+
+def require_files(submission: Submission, pack: GamePack) -> None:
+    """Refuse a submission that lacks one of the homework's files (the book's four), in one
+    sentence naming it and what to hand in.
+
+    :raises GraderError: when the pack says a file is missing.
+    """
+    sources = {}
+    try:
+        for found in sorted(submission.source_dir.glob("*.py")):
+            if found.is_file() and not found.is_symlink():
+                sources[found.name] = found.read_bytes()
+    except OSError as err:
+        raise GraderError(f"cannot read {submission.label}: {err.strerror or err}") from None
+    problem = pack.missing(sources)
+    if problem is not None:
+        raise GraderError(f"{submission.label}: {problem}")
 
 
 def holds_files(path: Path, files: tuple[str, ...]) -> bool:

@@ -11,6 +11,7 @@ from autograder.games.pack import Assignment
 from autograder.grading.extras import Extras, run_extras
 from autograder.grading.rubric import ExtraOptions, Rubric
 from autograder.grading.scoring import Grade, score
+from autograder.oracle.player import tactics_solver
 from autograder.play.again import measure_again, slow_calls
 from autograder.play.referee import Session, Spawner, default_spawner, run_session
 
@@ -48,6 +49,7 @@ def grade_submission(
         spawn=make,
         label=submission.label,
         deadline=deadline,
+        exact=tactics_solver(assignment) if rubric.tactics else None,
     )
     if again:
         session = measure_again(session, make, rubric.full_time_seconds, rubric.measure_again)

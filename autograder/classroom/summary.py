@@ -20,6 +20,7 @@ from autograder.classroom.records import STATUS_GRADED, Record
 from autograder.files import write_atomic
 from autograder.grading.rubric import LEADERBOARD, Rubric
 from autograder.grading.scoring import CRITERIA, LATE_PENALTY, OPTIONAL
+from autograder.play.sandbox import missing_line
 from autograder.play.untrusted import md_cell
 
 __all__ = ["write_summary", "SUMMARY_FILES", "BINS", "SLOWEST_SHOWN"]
@@ -90,6 +91,7 @@ class _Summary:
     slowest: tuple[_Slow, ...]
     abnormal: tuple[_Abnormal, ...]
     warnings: tuple[str, ...] = ()
+    tallies: tuple[tuple[str, int, int], ...] = ()  # (criterion name, right, asked), the class's
     pages: tuple[tuple[str, str, str, bool], ...] = ()  # (id, who, score, graded) per student
     board: tuple[str, ...] = ()  # the leaderboard's figures, the first ranks
     ranking: tuple[tuple[str, ...], ...] = ()  # rank, student, then each figure
@@ -145,10 +147,34 @@ def _busy(records: Sequence[Record]) -> list[str]:
     ]
 
 
+def _unfenced(graded: Sequence[Record]) -> list[str]:
+    """The sandbox layers some student was graded without, said once for the class."""
+    lacking = [r for r in graded if r.missing_layers]
+    layers = sorted({layer for r in lacking for layer in r.missing_layers})
+    line = missing_line(layers, f"{len(lacking)} of {len(graded)} graded students were graded")
+    again = "; once they are there, --regrade grades the class again with them"
+    return [line.removeprefix("warning: ") + again] if line else []
+
+
 def _passed(record: Record, ident: str, maxima: dict[str, int]) -> bool:
-    """Full points; for a penalty, nothing taken off."""
+    """Every question right, for a criterion of many (the tactics, whatever their points, as
+    the student's feedback counts them); else full points; for a penalty, nothing taken off."""
+    tally = record.tallies.get(ident)
+    if tally is not None:
+        right, asked = tally
+        return right >= asked
     points = record.criteria.get(ident, 0)
     return points >= 0 if ident in PENALTIES else points >= maxima[ident]
+
+
+def _tallies(graded: Sequence[Record], shown: dict[str, str]) -> tuple[tuple[str, int, int], ...]:
+    """The class's totals of the criteria of many questions: the students' own counts, added."""
+    found = []
+    for ident, name in shown.items():
+        tallies = [r.tallies[ident] for r in graded if ident in r.tallies]
+        if tallies:
+            found.append((name, sum(t[0] for t in tallies), sum(t[1] for t in tallies)))
+    return tuple(found)
 
 
 def _summarise(
@@ -207,7 +233,8 @@ def _summarise(
         passes=passes,
         slowest=slowest,
         abnormal=abnormal,
-        warnings=(*_busy(ordered), *notes),
+        tallies=_tallies(graded, shown),
+        warnings=(*_unfenced(graded), *_busy(ordered), *notes),
         pages=tuple(
             (r.student, _who(r), f"{r.score:g}/{r.max_score}", r.status == STATUS_GRADED)
             for r in ordered
@@ -235,12 +262,20 @@ def _facts(s: _Summary) -> list[tuple[str, str]]:
             f"mean {_number(s.mean)}, median {_number(s.median)}, "
             f"min {_number(s.low)}, max {_number(s.high)}",
         ),
+        *(
+            (f"{name}: answered right, all students", f"{right} of {asked}")
+            for name, right, asked in s.tallies
+        ),
     ]
 
 
 _CRITERIA_NOTE = (
     "A criterion is passed with its full points; the penalties (output, packaging) are passed "
     "when nothing was taken off. Rates are of the {graded} graded students."
+)
+_TALLY_NOTE = (
+    " The tactics are passed when every tactical position was answered right, as each "
+    "student's feedback counts them, whatever their points."
 )
 _HISTOGRAM_NOTE = (
     "Each bar counts the scores from its lower bound up to, not including, its upper bound; "
@@ -251,6 +286,10 @@ _LEADERBOARD_NOTE = (
     "Graded students ranked by {first} (the rubric's [leaderboard]); a figure that was not "
     "measured for a student is blank, and ranks last."
 )
+
+
+def _criteria_note(s: _Summary) -> str:
+    return _CRITERIA_NOTE.format(graded=s.graded) + (_TALLY_NOTE if s.tallies else "")
 
 
 def _ranking(graded: Sequence[Record], figures: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
@@ -288,7 +327,7 @@ def _markdown(s: _Summary) -> str:
         out += ["", "## Warnings", ""] + [f"- {md_cell(w)}" for w in s.warnings]
     out += ["", "## Scores", "", "![Histogram of the scores](histogram.svg)", ""]
     out += _md_table(["score", "students"], [[b.label, str(b.count)] for b in s.bins])
-    out += ["", _HISTOGRAM_NOTE, "", "## Criteria", "", _CRITERIA_NOTE.format(graded=s.graded), ""]
+    out += ["", _HISTOGRAM_NOTE, "", "## Criteria", "", _criteria_note(s), ""]
     out += _md_table(
         ["criterion", "id", "full points", "passed", "rate"],
         [
@@ -477,7 +516,7 @@ def _html(s: _Summary, svg: str) -> str:
 </figure>
 {bins}
 <h2>Criteria</h2>
-<p>{e(_CRITERIA_NOTE.format(graded=s.graded))}</p>
+<p>{e(_criteria_note(s))}</p>
 {passes}
 <h2>Slowest submissions</h2>
 {slowest}

@@ -20,6 +20,8 @@ from typing import Any, Protocol
 __all__ = [
     "GamePack",
     "Check",
+    "Verdict",
+    "Noted",
     "move_marks",
     "Assignment",
     "Variant",
@@ -80,18 +82,41 @@ Opponent = Callable[[Any, random.Random], Any]
 
 
 @dataclass(frozen=True)
+class Verdict:
+    """A judge's answer when one sentence is not all of it."""
+
+    problem: str
+    board: str | None = None  # the board it is about, when the check asked about many at once
+    # a kind of check whose fault is shown to explain this one (the search, run again with a
+    # right win test, plays a right move): reported, and not charged when that kind failed
+    explained_by: str = ""
+
+
+@dataclass(frozen=True)
+class Noted:
+    """A check's answer that is right but worth a remark in the report, not charged; when
+    ``sooner``, the remark is that a sooner win was there, charged if the rubric prefers the
+    sooner win (``[tactics] prefer_sooner``)."""
+
+    note: str
+    sooner: bool = False
+
+
+@dataclass(frozen=True)
 class Check:
     """One question to the student's code that is not a move: the ``request`` (plain data) goes
     to the driver's ``check`` handler in the sandbox, and ``judge`` (pure, in the grader) reads
-    the reply: None when it is right, else one sentence saying what is wrong. A value the
+    the reply: None when it is right, a :class:`Noted` when it is right with a remark, else
+    one sentence saying what is wrong. A value the
     student's code returned travels under ``value`` or ``move``, encoded as a move is
-    (``protocol.encode``); the judge sees it decoded."""
+    (``protocol.encode``); the judge sees it decoded. A :class:`Verdict` says more: the board
+    of the one position reported when many were asked at once, or what explains the fault."""
 
     criterion: str  # the id, in ``GamePack.check_criteria``, it earns points for
     kind: str  # what it asks, for the summary: "tic-tac-toe is_win"
     where: str  # which one, for reports: "tic-tac-toe position 3"
     request: Mapping[str, Any]
-    judge: Callable[[Mapping[str, Any]], str | None]
+    judge: Callable[[Mapping[str, Any]], str | Verdict | Noted | None]
     board: str = ""  # the position it asks about, drawn for reports
 
 
@@ -137,9 +162,16 @@ class GamePack:
     parse_variant: Callable[[str], Any | None] = lambda name: None
     goal: str = "goal"  # what wins, in reports: "you completed a goal on ply 9"
     move_call: str = "make_move"  # the student's function the referee's move requests call
+    move_name: Callable[[Any], str] = str  # M -> the move in reports' words: "column 3"
+    # a square of the driver's grid (row, column: ``state[row][col]``) in the game's own words
+    square_name: Callable[[int, int], str] = lambda row, col: f"[{row}][{col}]"
+    passed: str = "state"  # what ``move_call`` is given, in a message: "the state passed to it"
+    copy_advice: str = "work on a copy (copy.deepcopy(state))"  # when it changed what it got
     # -- checks: the student's code asked questions other than a move (the book's boards) ---
     check_criteria: Mapping[str, str] = field(default_factory=dict)  # id -> name in reports
     checks: Callable[[Any, int], Sequence[Check]] = lambda variant, seed: ()  # V, seed
+    # a submission's .py files (name -> source) -> what is missing, in one sentence, or None
+    missing: Callable[[Mapping[str, bytes]], str | None] = lambda sources: None
 
     @property
     def goal_one(self) -> str:

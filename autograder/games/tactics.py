@@ -1,26 +1,81 @@
-"""Tactical probes, for any game: a win in one to take, a threat to block.
+"""Tactical probes, for any game: a win in one to take, a threat to block, judged by value.
 
-Decided exactly from the pack's own rules, one and two plies deep, so they need no solver: a
-position is a *win in 1* when a move of the side to move ends the game in its favour, and a
+A position is a *win in 1* when a move of the side to move ends the game in its favour, and a
 *block* when it has no such move but some of its moves let the other side win at once and
-some do not. A move solves a win in 1 when it wins, and a block when the other side then has
-no winning move.
+some do not; both are found from the pack's own rules, one and two plies deep.
+
+A move is judged by what it keeps: right when it keeps the position's best game-theoretic
+outcome (a forced win stays a forced win, a draw a draw), which an exact solver gives where it
+reaches (``Exact``: the caller's, since solvers live above this layer). A forced win kept
+without taking the win at once is reported as such, not charged unless the rubric asks for the
+sooner win. Where no solver reaches, only what the rules show two plies deep is sure: the
+immediate win, the block, and a move that hands the other side a win at once while a win was
+there to take; anything else is *unsure*, reported and not charged.
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from autograder.games.pack import GamePack
 
-__all__ = ["KINDS", "classify", "tactic_positions", "solved"]
+__all__ = [
+    "KINDS",
+    "OUTCOMES",
+    "SOLVED",
+    "SOONER",
+    "MISSED",
+    "UNSURE",
+    "Exact",
+    "Probe",
+    "Verdict",
+    "classify",
+    "tactic_positions",
+    "judge",
+]
 
 KINDS = {
     "win in 1": "you can win with this move",
     "block": "the opponent wins next move unless you stop it",
 }
+OUTCOMES = ("loss", "draw", "win")  # for the side making a move, worst first
+# A probe's verdicts: the move kept the best outcome (the immediate win or the block, or any
+# move as good); kept a forced win but not the win at once; changed the outcome; could not be
+# judged (no solver reaches the position, and the move is not the immediate answer).
+SOLVED, SOONER, MISSED, UNSURE = "solved", "sooner", "missed", "unsure"
 _TRIES = 20_000  # random positions looked at for each tactic
+
+# A position -> every legal move with its outcome for the side making it ("win", "draw" or
+# "loss", both sides playing perfectly after it), or None when the solver cannot reach it.
+Exact = Callable[[Any], Sequence[tuple[Any, str]] | None]
+
+
+@dataclass(frozen=True)
+class Probe:
+    """One tactical position to ask, and each legal move's exact outcome where known."""
+
+    kind: str  # one of KINDS
+    position: Any  # the pack's position
+    values: tuple[tuple[Any, str], ...] | None = None  # (move, outcome); None: not solved
+
+    @property
+    def best(self) -> str | None:
+        """The position's outcome for the side to move with best play, where known."""
+        if not self.values:
+            return None
+        return max((outcome for _, outcome in self.values), key=OUTCOMES.index)
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """What a move on a probe did: ``status`` one of SOLVED, SOONER, MISSED, UNSURE; ``text``
+    one sentence for the report (empty when plainly solved)."""
+
+    status: str
+    text: str = ""
 
 
 def _wins(pack: GamePack, pos: Any, move: Any) -> bool:
@@ -46,24 +101,88 @@ def classify(pack: GamePack, pos: Any) -> str | None:
     return "block" if any(losing) and not all(losing) else None
 
 
-def tactic_positions(pack: GamePack, variant: Any, seed: int, count: int) -> list[tuple[str, Any]]:
-    """``count`` seeded positions from random play, the kinds taking turns (fewer when random
-    play does not turn them up)."""
+def _fair(kind: str, values: tuple[tuple[Any, str], ...] | None, exact: Exact | None) -> bool:
+    """Whether a position of ``kind`` makes a fair probe: with a solver, one it solves, and no
+    block where every move loses anyway (the block would be no better than the rest)."""
+    if exact is None:
+        return True
+    if not values:
+        return False
+    return kind != "block" or any(outcome != "loss" for _, outcome in values)
+
+
+def tactic_positions(
+    pack: GamePack, variant: Any, seed: int, count: int, exact: Exact | None = None
+) -> list[Probe]:
+    """``count`` seeded probes from random play, the kinds taking turns (fewer when random
+    play does not turn them up). With ``exact``, only positions it solves, each with its
+    moves' outcomes; the same seed gives the same probes (the solver's budget counts nodes,
+    not seconds)."""
     rng = random.Random(f"tactics:{seed}")
-    found: list[tuple[str, Any]] = []
+    found: list[Probe] = []
     kinds = list(KINDS)
     for index in range(count):
         wanted = kinds[index % len(kinds)]
         for _ in range(_TRIES):
             pos = pack.random_position(variant, rng, rng.randint(4, 40))
-            if pos is not None and classify(pack, pos) == wanted:
-                found.append((wanted, pos))
+            if pos is None or classify(pack, pos) != wanted:
+                continue
+            solved = exact(pos) if exact is not None else None
+            values = None if solved is None else tuple(solved)
+            if _fair(wanted, values, exact):
+                found.append(Probe(wanted, pos, values))
                 break
     return found
 
 
-def solved(pack: GamePack, kind: str, pos: Any, move: Any) -> bool:
-    """Whether ``move`` (legal) does what the tactic asks."""
+def _named(pack: GamePack, moves: Sequence[Any]) -> str:
+    return " or ".join(pack.move_name(move) for move in moves)
+
+
+def judge(pack: GamePack, probe: Probe, move: Any) -> Verdict:
+    """What ``move`` (legal) did on ``probe``: by value where the probe is solved, by the rules
+    two plies deep where it is not."""
+    pos, kind = probe.position, probe.kind
+    legal = list(pack.legal_moves(pos))
+    now = [m for m in legal if _wins(pack, pos, m)]
+    takes = move in now
+    if probe.values is None:
+        if takes or (kind == "block" and not _lets_win(pack, pos, move)):
+            return Verdict(SOLVED)
+        if kind == "win in 1" and _lets_win(pack, pos, move):
+            return Verdict(
+                MISSED,
+                f"{_named(pack, now)} wins at once; {pack.move_name(move)} lets the opponent win "
+                "next move",
+            )
+        return Verdict(
+            UNSURE,
+            f"not judged: {pack.move_name(move)} is not the "
+            f"{'immediate win' if kind == 'win in 1' else 'block'}, and the position is beyond "
+            "the solver's reach, so whether it keeps the outcome is not known (not charged)",
+        )
+    values = dict(probe.values)
+    best = probe.best
+    mine = values.get(move)
+    if mine == best:
+        if kind == "win in 1" and not takes:
+            return Verdict(
+                SOONER,
+                f"{pack.move_name(move)} kept the forced win (a sooner win was available at "
+                f"{_named(pack, now)})",
+            )
+        return Verdict(SOLVED)
+    keep = [m for m in legal if values.get(m) == best]
     if kind == "win in 1":
-        return _wins(pack, pos, move)
-    return not _lets_win(pack, pos, move)
+        right = f"{_named(pack, now)} wins at once"
+        others = [m for m in keep if m not in now]
+        if others:
+            right += f" ({_named(pack, others)} also keeps a forced win)"
+    else:
+        right = f"{_named(pack, keep)} keeps the {best}"
+    after = {"loss": "a loss", "draw": "a draw", "win": "a win"}[mine or "loss"]
+    return Verdict(
+        MISSED,
+        f"{KINDS[kind]}: {pack.move_name(move)} turns the {best} into {after} with best play; "
+        f"{right}",
+    )

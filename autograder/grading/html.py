@@ -16,7 +16,14 @@ from typing import Any
 
 from autograder.games.svg import SVG_JS, board_svg
 from autograder.grading.extras import Extras
-from autograder.grading.report import REPRODUCE, extras_sections, header_lines
+from autograder.grading.report import (
+    REPRODUCE,
+    extras_sections,
+    header_lines,
+    plies_printed,
+    ply_window,
+    skipped_text,
+)
 from autograder.grading.scoring import Evidence, Grade
 
 __all__ = ["feedback_html", "game_frames"]
@@ -77,14 +84,14 @@ def _json_for_script(value: object) -> str:
     return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
-def _evidence_html(item: Evidence, colours: dict[str, str]) -> str:
+def _evidence_html(item: Evidence, colours: dict[str, str], picture: bool = True) -> str:
     parts = [f'<div class="evidence"><p><b>{escape(item.where)}</b>: {escape(item.problem)}</p>']
     if item.returned:
         parts.append(
             f"<p><code>{escape(item.returned_by)}</code> returned "
             f"<code>{escape(item.returned)}</code></p>"
         )
-    if item.rows:
+    if item.rows and (picture or not item.board):
         caption = "the position before the move" if item.returned else "the position"
         parts.append(f"<p>{caption}:</p>")
         parts.append(board_svg(item.rows, colours, item.marks, title=item.where))
@@ -94,22 +101,24 @@ def _evidence_html(item: Evidence, colours: dict[str, str]) -> str:
     return "".join(parts)
 
 
-def game_frames(grade: Grade) -> list[dict[str, Any]]:
+def game_frames(grade: Grade, plies: int | None = None) -> list[dict[str, Any]]:
     """Each game as the replay reads it: a frame per position (rows, the last move's marks, a
     caption) and the move list with times and printed text. A move the rules refused is a
-    frame of its own: the same position, the refused squares marked."""
+    frame of its own: the same position, the refused squares marked. At most ``plies`` moves
+    a game (None: all): the middle of a longer one is one frame, the position after it."""
     session = grade.session
     assignment = session.assignment
     pack = assignment.pack
     games = []
-    for game in session.games:
+    for game, printed in zip(session.games, plies_printed(grade), strict=True):
         pos = pack.start(assignment.variant)
         frames: list[dict[str, Any]] = [
             {"rows": pack.cells(pos), "marks": [], "caption": "the start"}
         ]
         moves = []
         yours = 0
-        for number, ply in enumerate(game.moves, 1):
+        head, resume = ply_window(len(game.moves), plies)
+        for number, (ply, shown) in enumerate(zip(game.moves, printed, strict=True), 1):
             if ply.side == game.ai_side:
                 yours += 1
             who = f"your move {yours}" if ply.side == game.ai_side else "the opponent"
@@ -125,8 +134,14 @@ def game_frames(grade: Grade) -> list[dict[str, Any]]:
                 pos = pack.play(pos, pack.read_move(ply.move, pos))
             else:
                 text += f" — refused: {ply.illegal}"
+            if head < number <= resume:  # skipped: the last one shows where the game went
+                if number == resume:
+                    caption = skipped_text(head, resume)
+                    frames.append({"rows": pack.cells(pos), "marks": [], "caption": caption})
+                    moves.append({"text": caption, "printed": ""})
+                continue
             frames.append({"rows": pack.cells(pos), "marks": list(ply.marks), "caption": text})
-            moves.append({"text": text, "printed": ply.printed})
+            moves.append({"text": text, "printed": shown})
         frames[-1]["caption"] += f" ({game.result}: {game.reason})"
         played = assignment.side_name(game.ai_side)
         games.append(
@@ -163,8 +178,12 @@ def feedback_html(
     notes: tuple[str, ...] = (),
     extras: Extras | None = None,
     reproduce: str | None = None,
+    plies: int | None = None,
+    pictures: int | None = None,
 ) -> str:
-    """The whole page for ``grade``, as one string of HTML."""
+    """The whole page for ``grade``, as one string of HTML; its games with at most ``plies``
+    moves each, the first ``pictures`` boards of the evidence drawn as pictures (4-6 KB
+    each), the others as text (None: all)."""
     pack = grade.session.assignment.pack
     colours = dict(pack.colours)
     title = f"{pack.title} autograder feedback"
@@ -188,11 +207,15 @@ def feedback_html(
             f"<td>{escape(c.summary)}</td></tr>"
         )
     out.append("</table>")
+    drawn = 0
     for c in grade.criteria:
         if c.evidence:
             out.append(f"<h2>{escape(c.name)} (<code>{escape(c.id)}</code>)</h2>")
-            out += [_evidence_html(item, colours) for item in c.evidence]
-    games = game_frames(grade)
+            for item in c.evidence:
+                picture = pictures is None or drawn < pictures
+                out.append(_evidence_html(item, colours, picture=picture))
+                drawn += bool(item.rows)
+    games = game_frames(grade, plies)
     if games:
         out.append("<h2>The games, move by move</h2>")
         out.append("<p>Step with the buttons or the arrow keys; click a move to jump to it.</p>")

@@ -81,7 +81,14 @@ OPTIONS: dict[tuple[str, str], tuple[type, str]] = {
     ),
     ("tactics", "points"): (
         int,
-        "points for the tactical positions, shared by those solved (0: reported only)",
+        "points for the tactical positions, shared by those solved (0: reported only); a move "
+        "is right when it keeps the position's best outcome, judged exactly where the kit "
+        "solves the position",
+    ),
+    ("tactics", "prefer_sooner"): (
+        bool,
+        "charge a win in 1 answered by a move that keeps a forced win but does not win at once "
+        "(false: reported, not charged)",
     ),
     ("output", "penalty"): (int, "points taken off when anything is printed outside main()"),
     ("packaging", "penalty"): (int, "points taken off a badly named or badly filled zip"),
@@ -126,6 +133,7 @@ OPTIONAL: dict[tuple[str, str], Any] = {
     ("time", "measure_again"): 3,
     ("tactics", "probes"): 0,
     ("tactics", "points"): 0,
+    ("tactics", "prefer_sooner"): False,
     ("late", "penalty"): 0,
     ("extras", "ladder_games"): 0,
     ("extras", "move_quality"): False,
@@ -240,6 +248,7 @@ class Rubric:
     late_penalty: int = 0  # points off a submission Canvas marked LATE
     tactics: int = 0  # tactical probes asked
     tactics_points: int = 0  # what solving them all earns
+    prefer_sooner: bool = False  # a forced win kept instead of the win at once is charged
     checks: tuple[tuple[str, str, int], ...] = ()  # the pack's check criteria: id, name, points
     visibility: tuple[tuple[str, str], ...] = ()  # criterion id (or "stdout") -> Gradescope's
     leaderboard: tuple[str, ...] = ()  # figures for the leaderboard, the first ranks
@@ -455,6 +464,7 @@ def load_rubric(path: str | Path | None, pack: GamePack) -> Rubric:
         late_penalty=v[("late", "penalty")],
         tactics=v[("tactics", "probes")],
         tactics_points=v[("tactics", "points")],
+        prefer_sooner=v[("tactics", "prefer_sooner")],
         checks=tuple(
             (ident, name, v[(ident, "points")]) for ident, name in pack.check_criteria.items()
         ),

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from autograder.games.pack import move_marks
-from autograder.games.tactics import KINDS, solved
+from autograder.games.tactics import MISSED, SOONER, UNSURE, judge
 from autograder.grading.rubric import PhasePoints, Rubric, Tier
 from autograder.play.host import Status
 from autograder.play.referee import SHOWN_BEFORE, Call, Checked, Session
@@ -64,6 +64,9 @@ class Criterion:
     max_points: int  # 0 for penalties
     summary: str
     evidence: tuple[Evidence, ...] = ()
+    # (not charged, asked) for a criterion of many questions (the tactics): the class summary
+    # counts those who lost none, whatever the points
+    tally: tuple[int, int] | None = None
 
 
 @dataclass(frozen=True)
@@ -281,8 +284,11 @@ def _late(rubric: Rubric, late: bool | None) -> tuple[Criterion, ...]:
 
 
 def _tactics(session: Session, rubric: Rubric) -> tuple[Criterion, ...]:
-    """The tactical probes: how many of each kind were solved, a board for each miss; points
-    shared by those solved when the rubric gives any."""
+    """The tactical probes, each judged by the outcome the move keeps (``games/tactics.py``):
+    how many of each kind were not charged, a board for each miss naming the right moves, and
+    the moves reported but not charged (a forced win kept instead of the win at once, unless
+    the rubric prefers the sooner win; a position no solver reaches). Points shared by those
+    not charged, when the rubric gives any."""
     if not rubric.tactics:
         return ()
     best = rubric.max_points("tactics")
@@ -291,50 +297,101 @@ def _tactics(session: Session, rubric: Rubric) -> tuple[Criterion, ...]:
         return (Criterion("tactics", name, 0, best, "no tactical position came up"),)
     pack = session.assignment.pack
     misses: list[Evidence] = []
-    counts: dict[str, list[int]] = {}
-    for kind, call in session.tactics:
-        done = call.move is not None and solved(pack, kind, call.position, call.move)
-        tally = counts.setdefault(kind, [0, 0])
-        tally[0] += done
+    notes: list[Evidence] = []
+    counts: dict[str, list[int]] = {}  # kind -> [not charged, asked, sooner, unsure]
+    for probe, call in session.tactics:
+        tally = counts.setdefault(probe.kind, [0, 0, 0, 0])
         tally[1] += 1
-        if not done:
-            what = call.error or call.illegal or f"{KINDS[kind]}, and this move does not"
-            misses.append(_evidence(session, call, what))
-    parts = [f"{kind}: {won} of {asked}" for kind, (won, asked) in counts.items()]
-    solved_all = sum(won for won, _ in counts.values())
-    points = round(best * solved_all / len(session.tactics)) if best else 0
+        if call.move is None:
+            misses.append(_evidence(session, call, call.error or call.illegal or "no move"))
+            continue
+        verdict = judge(pack, probe, call.move)
+        charged = verdict.status == MISSED or (verdict.status == SOONER and rubric.prefer_sooner)
+        if charged:
+            asks = "; the rubric asks for the sooner win" if verdict.status == SOONER else ""
+            misses.append(_evidence(session, call, verdict.text + asks))
+            continue
+        tally[0] += 1
+        if verdict.status in (SOONER, UNSURE):
+            tally[2 if verdict.status == SOONER else 3] += 1
+            notes.append(_evidence(session, call, f"{verdict.text}; not charged"))
+    parts = []
+    for kind, (fine, asked, sooner, unsure) in counts.items():
+        said = [
+            f"{sooner} kept a forced win instead of the win at once" if sooner else "",
+            f"{unsure} not judged, beyond the solver's reach" if unsure else "",
+        ]
+        aside = "; ".join(s for s in said if s)
+        parts.append(f"{kind}: {fine} of {asked}" + (f" ({aside}, not charged)" if aside else ""))
+    fine_all = sum(fine for fine, *_ in counts.values())
+    points = round(best * fine_all / len(session.tactics)) if best else 0
     summary = "; ".join(parts) + ("" if best else " (reported, no points)")
-    return (Criterion("tactics", name, points, best, summary, tuple(misses[:EVIDENCE_SHOWN])),)
+    evidence = (*misses, *notes[:EVIDENCE_SHOWN])
+    return (
+        Criterion(
+            "tactics", name, points, best, summary, evidence, (fine_all, len(session.tactics))
+        ),
+    )
 
 
 def _checks(session: Session, rubric: Rubric) -> tuple[Criterion, ...]:
     """The pack's check criteria: each kind of check (tic-tac-toe ``is_draw``, say) earns an
     equal share when every check of that kind is right; the summary names each kind that
-    failed, with a board each."""
+    failed, with a board each. A kind whose every failure is explained by another kind that
+    failed (a search on a board whose win test is wrong) is reported and not charged twice. A
+    right answer's remark (a forced win kept instead of the win at once) is reported, and
+    charged only when the rubric prefers the sooner win."""
     criteria = []
+    failing = {c.kind for c in session.checks if c.problem is not None}
     for ident, name, best in rubric.checks:
-        mine = [c for c in session.checks if c.criterion == ident]
+        mine = [_charged(c, rubric) for c in session.checks if c.criterion == ident]
         kinds: dict[str, list[Checked]] = {}
         for check in mine:
             kinds.setdefault(check.kind, []).append(check)
         if not kinds:
             criteria.append(Criterion(ident, name, 0, best, "nothing was checked"))
             continue
-        share = sum(all(c.problem is None for c in asked) for asked in kinds.values()) / len(kinds)
         failed = {k: [c for c in asked if c.problem] for k, asked in kinds.items()}
+        explained = {
+            kind: wrong[0].explained_by
+            for kind, wrong in failed.items()
+            if wrong and all(c.explained_by and c.explained_by in failing for c in wrong)
+        }
+        share = sum(not failed[k] or k in explained for k in kinds) / len(kinds)
         parts = [
             f"{kind}: {len(wrong)} of {len(kinds[kind])} wrong"
+            + (
+                f", not charged: the {explained[kind]} fault explains it"
+                if kind in explained
+                else ""
+            )
             for kind, wrong in failed.items()
             if wrong
         ]
         summary = "; ".join(parts) if parts else f"all {len(mine)} checks right"
+        noted = [c for c in mine if c.note is not None and c.problem is None]
+        if noted:
+            summary += f" ({len(noted)} right with a remark, not charged)"
         evidence = tuple(
             Evidence(wrong[0].where, str(wrong[0].problem), wrong[0].board)
             for wrong in failed.values()
             if wrong
+        ) + tuple(
+            Evidence(c.where, f"{c.note.note}; not charged", c.board)
+            for c in noted[:EVIDENCE_SHOWN]
+            if c.note is not None
         )
         criteria.append(Criterion(ident, name, round(best * share), best, summary, evidence))
     return tuple(criteria)
+
+
+def _charged(check: Checked, rubric: Rubric) -> Checked:
+    """``check`` with its remark made its problem when the rubric charges it: a sooner win
+    passed over, under ``[tactics] prefer_sooner``."""
+    if check.note is not None and check.note.sooner and rubric.prefer_sooner:
+        problem = f"{check.note.note}; the rubric asks for the sooner win"
+        return replace(check, problem=problem, note=None)
+    return check
 
 
 def score(
@@ -349,7 +406,14 @@ def score(
     if session.load_error is not None:
         zeros = zero_criteria(rubric, session.load_error)[: len(GRADED) + len(rubric.checks)]
         tactics = tuple(
-            Criterion("tactics", OPTIONAL["tactics"], 0, rubric.max_points("tactics"), reason)
+            Criterion(
+                "tactics",
+                OPTIONAL["tactics"],
+                0,
+                rubric.max_points("tactics"),
+                reason,
+                tally=(0, rubric.tactics),
+            )
             for reason in ([session.load_error] if rubric.tactics else [])
         )
         return Grade(
@@ -371,7 +435,10 @@ def score(
             "state",
             rubric.state,
             lambda c: (
-                f"{session.assignment.pack.move_call} changed {c.changed}" if c.changed else None
+                f"{session.assignment.pack.move_call} changed {c.changed}; "
+                f"{session.assignment.pack.copy_advice}"
+                if c.changed
+                else None
             ),
             lambda c: c.answered,
             "changed the board",

@@ -1,5 +1,6 @@
 """The play page: one self-contained HTML file (no network, no CDN) that draws the board from
-``/state`` and sends a person's clicks and choices to the server as small JSON posts."""
+``/state`` and sends a person's clicks and choices to the server as small JSON posts, each
+carrying the session's token (read from its own address) in the ``X-Play-Token`` header."""
 
 from __future__ import annotations
 
@@ -23,6 +24,11 @@ _SCRIPT = (
     + """
 let busy=false, auto=null;
 const $=id=>document.getElementById(id);
+const token=new URLSearchParams(location.search).get("token")||"";
+async function call(path, init){
+  const r=await fetch(path,{...init,headers:{...(init||{}).headers,"X-Play-Token":token}});
+  if(!r.ok){$("message").textContent=(await r.text()).trim();return;}
+  draw(await r.json());}
 function fill(select, options, chosen){
   if(select.options.length)return;
   for(const [value,label] of Object.entries(options)){
@@ -46,22 +52,22 @@ function draw(s){
 }
 async function post(path, body){
   if(busy)return; busy=true; document.body.dataset.busy="yes";
-  try{const r=await fetch(path,{method:"POST",headers:{"Content-Type":"application/json"},
-      body:JSON.stringify(body||{})}); draw(await r.json());}
+  try{await call(path,{method:"POST",headers:{"Content-Type":"application/json"},
+      body:JSON.stringify(body||{})});}
   finally{busy=false; document.body.dataset.busy="no";}}
 $("new").onclick=()=>post("/new",{mode:$("mode").value,ai:$("side").value,
   opponent:$("opponent").value});
 $("step").onclick=()=>post("/step");
 $("auto").onclick=()=>{if(auto){clearInterval(auto);auto=null;return;}
   auto=setInterval(()=>{if(!busy)post("/step");},400);};
-fetch("/state").then(r=>r.json()).then(draw);
+call("/state");
 })();
 """
 )
 
 PAGE = f"""<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="viewport" content="width=device-width, initial-scale=1"><link rel="icon" href="data:,">
 <title>autograder play</title><style>{_STYLE}</style></head><body data-busy="no">
 <h1 id="title">autograder play</h1>
 <fieldset><legend>a new game</legend>

@@ -60,5 +60,5 @@ def _replaced(session: Session, old: Call, new: Call) -> Session:
         replace(g, calls=tuple(new if c is old else c for c in g.calls)) for g in session.games
     )
     probes = tuple(new if c is old else c for c in session.probes)
-    tactics = tuple((kind, new if c is old else c) for kind, c in session.tactics)
+    tactics = tuple((probe, new if c is old else c) for probe, c in session.tactics)
     return replace(session, games=games, probes=probes, tactics=tactics)

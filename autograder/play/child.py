@@ -12,6 +12,7 @@ imported: the host checks every reply.
 from __future__ import annotations
 
 import contextlib
+import importlib
 import json
 import linecache
 import os
@@ -66,6 +67,9 @@ def _load_module(path: str, name: str) -> types.ModuleType:
 
 protocol = _load_module(os.path.join(_HERE, "protocol.py"), "_kit_protocol")
 _KIT_FILES = {os.path.abspath(__file__), protocol.__file__}  # frames never shown to students
+# importlib's own frames (``<frozen importlib._bootstrap>``, its package's files) are no
+# student's code either: an import that fails shows the student's line, not the machinery's
+_IMPORT_MACHINERY = ("<frozen ", os.path.dirname(importlib.__file__) + os.sep)
 
 
 def _user_frames(err: BaseException) -> str:
@@ -74,7 +78,8 @@ def _user_frames(err: BaseException) -> str:
     trace = err.__traceback__
     while trace is not None:
         code = trace.tb_frame.f_code
-        if code.co_filename not in _KIT_FILES:
+        filename = code.co_filename
+        if filename not in _KIT_FILES and not filename.startswith(_IMPORT_MACHINERY):
             frames.append((code.co_filename, trace.tb_lineno, code.co_name))
         trace = trace.tb_next
     lines = [

@@ -35,7 +35,7 @@ from autograder.play.output import OutputTail
 from autograder.play.protocol import FrameReader, end_marker, request_frame
 from autograder.play.sandbox import descendants, next_uid, tree_cpu_seconds
 from autograder.play.streams import Reader, SelectReader, ThreadReader
-from autograder.play.untrusted import clean_tree
+from autograder.play.untrusted import admit_reply
 
 __all__ = ["Status", "Reply", "PlayerProcess"]
 
@@ -336,13 +336,15 @@ class PlayerProcess:
             message = "a reply to another request (a forged or stray message)"
         if isinstance(message, str):
             return self._violation(message, began, doing)
-        data: dict[str, Any] = clean_tree(message)
+        data = admit_reply(message)
         printed = self._drain_output(self._token)
         if data.get("ok") is True:
             return Reply(Status.OK, data, seconds, printed, cpu_seconds=cpu)
         detail = f"{doing} raised {data.get('error', 'an error')}"
         if data.get("kind") == "exit":
             detail = f"{doing} tried to end the program: {data.get('error', '')}"
+        if data.get("kind") == "unbuilt":  # the driver could not set the call up: it says why
+            detail = f"{doing} was not called: {data.get('error', '')}"
         return Reply(Status.ERROR, data, seconds, printed, detail, cpu)
 
     def _violation(self, what: str, began: float, doing: str) -> Reply:

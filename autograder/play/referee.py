@@ -20,16 +20,18 @@ from autograder.games.pack import (
     Check,
     GamePack,
     MoveError,
+    Noted,
     Opponent,
+    Verdict,
     move_marks,
 )
-from autograder.games.tactics import tactic_positions
+from autograder.games.tactics import Exact, Probe, tactic_positions
 from autograder.play.host import PlayerProcess, Reply, Status
 from autograder.play.launch import Launch, Limits
 from autograder.play.protocol import cut_size, decode
 from autograder.play.sandbox import Protections, available
 from autograder.play.source import script_warning
-from autograder.play.untrusted import clean
+from autograder.play.untrusted import admit
 
 __all__ = [
     "Plan",
@@ -48,7 +50,6 @@ __all__ = [
     "SHOWN_BEFORE",
 ]
 
-_RETURNED_SHOWN = 300  # characters of a returned value's repr kept for reports
 SHOWN_BEFORE = 0.05  # seconds in the calls before make_move worth naming in a report
 _NOTES_KEPT = 4  # notes kept from one sync reply (the runner writes at most three)
 
@@ -134,6 +135,8 @@ class Checked:
     problem: str | None
     seconds: float
     printed: str = ""
+    explained_by: str = ""  # the verdict's: a kind of check whose fault explains this one
+    note: Noted | None = None  # a right answer's remark, reported (see ``Noted``)
 
 
 @dataclass(frozen=True)
@@ -149,7 +152,7 @@ class Session:
     games: tuple[Game, ...] = ()
     probes: tuple[Call, ...] = ()
     protections: tuple[str, ...] = ()  # the sandbox layers that were active, for the report
-    tactics: tuple[tuple[str, Call], ...] = ()  # (kind, the call) for each tactical probe
+    tactics: tuple[tuple[Probe, Call], ...] = ()  # (the probe, the call) for each tactical probe
     checks: tuple[Checked, ...] = ()  # the pack's checks, where it has any
     warnings: tuple[str, ...] = ()  # about the submission's files, for every report's header
 
@@ -190,6 +193,30 @@ class Budget:
 # ---- judging one reply --------------------------------------------------------------------------
 
 
+_SQUARES_SHOWN = 4  # changed squares named in a message; the rest are counted
+_CELL_SHOWN = 8  # characters of a changed cell shown (a piece is one)
+
+
+def _squares(pack: GamePack, pos: Any, changes: Any) -> str:
+    """ ": squares B3 (' ' → 'b'), …" for the squares the child says ``make_move`` changed, in
+    the pack's names; "" when it sent none we can read (it is the submission's process)."""
+    try:
+        rows = pack.cells(pos)
+        count = int(changes["count"])
+        named = []
+        for row, col, was, now in changes["squares"][:_SQUARES_SHOWN]:
+            if not (0 <= int(row) < len(rows) and 0 <= int(col) < len(rows[int(row)])):
+                return ""
+            before, after = (admit(repr(str(cell)[:_CELL_SHOWN]), "name") for cell in (was, now))
+            named.append(f"{pack.square_name(int(row), int(col))} ({before} → {after})")
+    except (TypeError, ValueError, KeyError, IndexError):
+        return ""
+    if not named or count < len(named):
+        return ""
+    more = f" and {count - len(named)} more" if count > len(named) else ""
+    return f": square{'s' if count > 1 else ''} {', '.join(named)}{more}"
+
+
 def _judge(assignment: Assignment, where: str, pos: Any, reply: Reply) -> Call:
     pack = assignment.pack
     phase = pack.phase(pos)
@@ -206,10 +233,13 @@ def _judge(assignment: Assignment, where: str, pos: Any, reply: Reply) -> Call:
         )
     raw = decode(reply.data.get("move"))
     changed = []
+    state = _squares(pack, pos, reply.data.get("state_changes"))
     if reply.data.get("state_changed"):
-        changed.append(f"the state passed to {pack.move_call}")
+        changed.append(f"the {pack.passed} passed to it{state}")
     if reply.data.get("board_changed"):
-        changed.append("the player's own board")
+        board = _squares(pack, pos, reply.data.get("board_changes"))
+        if not (reply.data.get("state_changed") and board == state):  # the same object
+            changed.append(f"the player's own board (self.board){board}")
     try:
         move: Any = pack.read_move(raw, pos)
         illegal = None
@@ -227,7 +257,7 @@ def _judge(assignment: Assignment, where: str, pos: Any, reply: Reply) -> Call:
         phase,
         Status.OK,
         reply.seconds,
-        returned=clean(repr(raw), _RETURNED_SHOWN),
+        returned=admit(repr(raw), "repr"),
         raw=raw,
         illegal=illegal,
         format_problem=problem,
@@ -238,15 +268,19 @@ def _judge(assignment: Assignment, where: str, pos: Any, reply: Reply) -> Call:
     )
 
 
-def _checked(check: Check, reply: Reply) -> str | None:
+def _checked(check: Check, reply: Reply) -> Verdict | Noted | None:
     """The judge's verdict on a check's reply; what happened instead when there is no answer."""
     if not reply.ok:
-        return reply.detail or "no answer came back"
-    data = {k: decode(v) if k in ("value", "move") else v for k, v in reply.data.items()}
+        return Verdict(reply.detail or "no answer came back")
+    data = {k: decode(v) if k in _DECODED else v for k, v in reply.data.items()}
     try:
-        return check.judge(data)
+        verdict = check.judge(data)
     except Exception as err:  # the reply is the submission's data: it may be any shape
-        return f"its answer could not be read ({type(err).__name__})"
+        return Verdict(f"its answer could not be read ({type(err).__name__})")
+    return Verdict(verdict) if isinstance(verdict, str) else verdict
+
+
+_DECODED = ("value", "move", "fair_move")  # a check's reply: the values the student's code made
 
 
 def call_ply(pack: GamePack, side: str, pos: Any, call: Call) -> Ply:
@@ -460,7 +494,7 @@ class Referee:
                         Ply(
                             pack.turn(record.pos),
                             theirs,
-                            clean(repr(theirs), _RETURNED_SHOWN),
+                            admit(repr(theirs), "repr"),
                             marks=move_marks(pack, record.pos, theirs),
                         )
                     )
@@ -576,11 +610,11 @@ class Referee:
         that check's problem, in one sentence."""
         limits, done = self.limits, []
         proc: PlayerProcess | None = None
-        problem: str | None
         try:
             for index, check in enumerate(checks, 1):
+                verdict: Verdict | Noted | None
                 if self.budget.exhausted:
-                    problem, seconds, printed = self.budget.why(limits), 0.0, ""
+                    verdict, seconds, printed = Verdict(self.budget.why(limits)), 0.0, ""
                 else:
                     if proc is None or proc.dead is not None:
                         if proc is not None:
@@ -591,16 +625,19 @@ class Referee:
                         {"op": "check", **check.request}, limits.call_seconds, check.kind
                     )
                     self.budget.record(reply)
-                    problem, seconds, printed = _checked(check, reply), reply.seconds, reply.printed
+                    verdict, seconds, printed = _checked(check, reply), reply.seconds, reply.printed
+                failed = verdict if isinstance(verdict, Verdict) else None
                 done.append(
                     Checked(
                         check.criterion,
                         check.kind,
                         check.where,
-                        check.board,
-                        problem,
+                        failed.board or check.board if failed else check.board,
+                        failed.problem if failed else None,
                         seconds,
                         printed,
+                        failed.explained_by if failed else "",
+                        verdict if isinstance(verdict, Noted) else None,
                     )
                 )
         finally:
@@ -713,8 +750,12 @@ def run_session(
     spawn: Spawner | None = None,
     label: str | None = None,
     deadline: float | None = None,
+    exact: Exact | None = None,
 ) -> Session:
-    """Grade-ready records for the submission in ``source_dir``: probes first, then the games."""
+    """Grade-ready records for the submission in ``source_dir``: probes first, then the games.
+    ``exact`` solves tactical positions (the caller's: ``oracle.player.tactics_solver``): the
+    tactical probes are then positions it solves, each with every move's outcome for scoring
+    to judge by."""
     referee = Referee(
         spawn or default_spawner(source_dir, assignment, plan.limits),
         assignment,
@@ -734,9 +775,9 @@ def run_session(
     probes, load_error, import_printed = referee.ask(positions)
     if load_error is not None:
         return replace(base, load_error=load_error, import_printed=import_printed)
-    found = tactic_positions(assignment.pack, assignment.variant, seed, plan.tactics)
-    asked, _, _ = referee.ask([pos for _, pos in found], "tactic")
-    tactics = tuple((kind, call) for (kind, _), call in zip(found, asked, strict=False))
+    found = tactic_positions(assignment.pack, assignment.variant, seed, plan.tactics, exact)
+    asked, _, _ = referee.ask([probe.position for probe in found], "tactic")
+    tactics = tuple(zip(found, asked, strict=False))
     # The checks ask other parts of the homework: timeouts in moves do not use up theirs.
     checker = replace(referee, budget=Budget(plan.timeouts_before_giving_up, deadline))
     checks = tuple(checker.check(assignment.pack.checks(assignment.variant, seed)))

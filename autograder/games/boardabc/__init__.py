@@ -8,6 +8,8 @@ by checks (``checks.py``), which the child answers through ``driver.py``.
 
 from __future__ import annotations
 
+import re
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +31,29 @@ def _read_move(raw: Any, pos: rules.Position) -> int:
 
 def _format_problem(raw: Any, pos: rules.Position) -> str | None:
     return rules.format_problem(raw, pos, CALL)
+
+
+_IMPORTS_BOARD = re.compile(rb"^\s*(from|import)\s+board\b", re.MULTILINE)
+
+
+def _missing(sources: Mapping[str, bytes]) -> str | None:
+    """The book's files a submission lacks, in one sentence; exercise 3's single
+    ``GameBoard`` (in any file) stands for ``tictactoe.py`` and ``connectfour.py``."""
+    one_board = any(b"class GameBoard" in text for text in sources.values())
+    absent = (
+        [] if one_board else [n for n in ("tictactoe.py", "connectfour.py") if n not in sources]
+    )
+    if "board.py" not in sources and any(_IMPORTS_BOARD.search(t) for t in sources.values()):
+        absent.insert(0, "board.py")
+    if not absent:
+        return None
+    named = absent[0] if len(absent) == 1 else f"{', '.join(absent[:-1])} and {absent[-1]}"
+    return (
+        f"{named} {'is' if len(absent) == 1 else 'are'} missing: hand in "
+        "minimax.py, board.py, tictactoe.py and connectfour.py together (or, for the chapter's "
+        "exercise 3, one GameBoard class for both games in place of tictactoe.py and "
+        "connectfour.py)"
+    )
 
 
 PACK = GamePack(
@@ -62,7 +87,11 @@ PACK = GamePack(
     clicks=view.clicks,
     solution=lambda variant: "solution/board-abc/minimax.py",
     goal="line",
+    move_name=lambda column: f"column {column}",
     move_call=CALL,
+    passed="board",
+    copy_advice="copy the position and change the copy",
     check_criteria=checks.CRITERIA,
     checks=checks.checks,
+    missing=_missing,
 )

@@ -18,25 +18,82 @@ from __future__ import annotations
 from builtins import (  # noqa: UP029
     BaseException,
     Exception,
+    bool,
+    dict,
+    enumerate,
     getattr,
+    int,
     isinstance,
     len,
     list,
+    open,
     range,
     repr,
+    sorted,
     str,
     type,
 )
 from collections.abc import Callable
 from contextlib import suppress
 from importlib import import_module
-from typing import Any
+from os import listdir, path
+from typing import Any, NamedTuple
 
-ROWS = 6  # the book's Connect Four: 7 columns of 6
+ROWS, COLUMNS = 6, 7  # the book's Connect Four: 7 columns of 6
 _MODULES = {  # the game -> its file, board class and piece class, as the book names them
     "tictactoe": ("tictactoe", "TTTBoard", "TTTPiece"),
     "connectfour": ("connectfour", "C4Board", "C4Piece"),
 }
+# The chapter's exercise 3: one GameBoard(position, game_type, turn) for both games, its
+# pieces F (who moves first: X, B) and S; Connect Four's cell (column c, row r) is c + 7 * r.
+_ONE_BOARD, _ONE_PIECE = "GameBoard", "GamePiece"
+_ONE_LETTERS = {"X": "F", "O": "S", "B": "F", "R": "S", " ": " "}
+_ONE_BACK = {"tictactoe": {"F": "X", "S": "O"}, "connectfour": {"F": "B", "S": "R"}}
+
+
+_LINES = {  # the game -> every line that wins, as (column, row) cells; tic-tac-toe's row 0
+    "tictactoe": [
+        [(s % 3, s // 3) for s in line]
+        for line in (
+            (0, 1, 2),
+            (3, 4, 5),
+            (6, 7, 8),
+            (0, 3, 6),
+            (1, 4, 7),
+            (2, 5, 8),
+            (0, 4, 8),
+            (2, 4, 6),
+        )
+    ],
+    "connectfour": [
+        [(c + dc * t, r + dr * t) for t in range(4)]
+        for dc, dr in ((0, 1), (1, 0), (1, 1), (1, -1))
+        for c in range(COLUMNS)
+        for r in range(ROWS)
+        if 0 <= c + dc * 3 < COLUMNS and 0 <= r + dr * 3 < ROWS
+    ],
+}
+
+
+def _won(cells: Any, game: str) -> bool:
+    """Whether a line is complete on the board read as ``cells`` (the kit's own win test)."""
+    if game == "tictactoe":
+        grid = [[cells[r * 3 + c] for r in range(3)] for c in range(3)]
+    else:
+        grid = cells
+    for line in _LINES[game]:
+        first = grid[line[0][0]][line[0][1]]
+        if first not in (None, " ") and all(grid[c][r] == first for c, r in line[1:]):
+            return True
+    return False
+
+
+class _Kind(NamedTuple):
+    """How one game's boards are built: the book's own classes, or exercise 3's GameBoard."""
+
+    board: Any  # the class
+    piece: Any  # the piece class
+    one: bool  # exercise 3's GameBoard: flat positions, F and S, a game_type
 
 
 class _Unbuilt(Exception):
@@ -63,8 +120,40 @@ def make_handlers(
     """The request handlers for a loaded ``minimax.py``; each returns the reply to send."""
     current: list[Any] = [None]  # the state of the game being played, from the referee
 
-    def parts(game: str) -> tuple[Any, Any]:
+    def one_board() -> Any:
+        """The module of the submission's folder that defines exercise 3's ``GameBoard``, or
+        None when none does."""
+        folder = path.dirname(path.abspath(module.__file__ or "."))
+        for name in sorted(listdir(folder)):
+            if not name.endswith(".py"):
+                continue
+            try:
+                with open(path.join(folder, name), "rb") as handle:
+                    found = b"class " + _ONE_BOARD.encode() in handle.read()
+            except OSError:
+                continue
+            if found:
+                try:
+                    return import_module(name[:-3])
+                except BaseException as err:
+                    raise _Unbuilt(f"importing {name} raised {error_text(err)}") from None
+        return None
+
+    def parts(game: str) -> _Kind:
         file, board_name, piece_name = _MODULES[game]
+        folder = path.dirname(path.abspath(module.__file__ or "."))
+        if not path.isfile(path.join(folder, f"{file}.py")):
+            shared = one_board()
+            board_class = getattr(shared, _ONE_BOARD, None) if shared is not None else None
+            if not isinstance(board_class, type):
+                raise _Unbuilt(
+                    f"there is no {file}.py: hand it in with the other files (or one GameBoard "
+                    "class for both games, the chapter's exercise 3)"
+                )
+            piece_class = getattr(shared, _ONE_PIECE, None)
+            if piece_class is None:
+                raise _Unbuilt(f"the file defining GameBoard defines no {_ONE_PIECE}")
+            return _Kind(board_class, piece_class, True)
         try:
             found = import_module(file)
         except BaseException as err:
@@ -75,29 +164,56 @@ def make_handlers(
             raise _Unbuilt(
                 f"{file}.py defines no {board_name} and {piece_name}; keep the book's names"
             )
-        return board_class, piece_class
+        return _Kind(board_class, piece_class, False)
 
     def build(request: dict[str, Any]) -> Any:
         game = request["game"]
-        board_class, piece_class = parts(game)
+        kind = parts(game)
         try:
-            turn = piece_class(request["turn"])
+            if kind.one:
+                return build_one(kind, request)
+            turn = kind.piece(request["turn"])
             if game == "tictactoe":
-                cells = [piece_class(cell) for cell in request["cells"]]
-                return board_class(cells, turn)
+                cells = [kind.piece(cell) for cell in request["cells"]]
+                return kind.board(cells, turn)
             columns = []
             for pile in request["columns"]:
-                column = board_class.Column()
+                column = kind.board.Column()
                 for cell in pile:
-                    column.push(piece_class(cell))
+                    column.push(kind.piece(cell))
                 columns.append(column)
-            return board_class(columns, turn)
+            return kind.board(columns, turn)
         except BaseException as err:
-            shown = "TTTBoard(position, turn)" if game == "tictactoe" else "C4Board(columns, turn)"
-            raise _Unbuilt(
-                f"building the board with {shown}, as the book's constructor takes it, raised "
-                f"{error_text(err)}"
-            ) from None
+            shown = (
+                "GameBoard(position, game_type, turn), as the chapter's exercise 3 takes it,"
+                if kind.one
+                else "TTTBoard(position, turn), as the book's constructor takes it,"
+                if game == "tictactoe"
+                else "C4Board(columns, turn), as the book's constructor takes it,"
+            )
+            raise _Unbuilt(f"building the board with {shown} raised {error_text(err)}") from None
+
+    def build_one(kind: _Kind, request: dict[str, Any]) -> Any:
+        """Exercise 3's board: a flat position (Connect Four's row 0 at the bottom)."""
+        game = request["game"]
+
+        def piece(letter: str) -> Any:
+            return kind.piece(_ONE_LETTERS[letter])
+
+        if game == "tictactoe":
+            flat = [piece(cell) for cell in request["cells"]]
+        else:
+            flat = [piece(" ")] * (ROWS * COLUMNS)
+            for c, pile in enumerate(request["columns"]):
+                for r, cell in enumerate(pile):
+                    flat[c + COLUMNS * r] = piece(cell)
+        game_type = getattr(kind.board.GameType, game)
+        return kind.board(flat, game_type, piece(request["turn"]))
+
+    def letter(value: object, game: str) -> str | None:
+        """A piece's letter in the book's terms (exercise 3's F and S read as X/O or B/R)."""
+        found = _piece(value)
+        return _ONE_BACK[game].get(found, found) if found is not None else None
 
     def cells(board: Any, game: str) -> Any:
         """The board's position as letters: nine for tic-tac-toe, a column of six per column;
@@ -105,8 +221,15 @@ def make_handlers(
         try:
             position = board.position
             if game == "tictactoe":
-                return [_piece(position[i]) for i in range(len(position))]
-            return [[_piece(position[c][r]) for r in range(ROWS)] for c in range(len(position))]
+                return [letter(position[i], game) for i in range(len(position))]
+            if len(position) == ROWS * COLUMNS:  # exercise 3's flat board
+                return [
+                    [letter(position[c + COLUMNS * r], game) for r in range(ROWS)]
+                    for c in range(COLUMNS)
+                ]
+            return [
+                [letter(position[c][r], game) for r in range(ROWS)] for c in range(len(position))
+            ]
         except BaseException:
             return None
 
@@ -131,22 +254,64 @@ def make_handlers(
             board.__class__ = Counted
         return board
 
+    def judged(board: Any, game: str, seen: list[int] | None) -> Any:
+        """``board`` as a subclass of its own class whose ``is_win`` is the kit's (``seen``
+        None), or the student's with each answer that differs from the kit's counted in
+        ``seen``; the boards its ``move`` returns too. None when that cannot be made."""
+        base = type(board)
+
+        class Judged(base):  # type: ignore[valid-type, misc]
+            @property
+            def is_win(self) -> Any:
+                right = _won(cells(self, game), game)
+                if seen is None:
+                    return right
+                said = super().is_win
+                try:
+                    differs = bool(said) != right
+                except BaseException:
+                    differs = True
+                seen[0] += differs
+                return said
+
+            def move(self, location: Any) -> Any:
+                child = base.move(self, location)
+                if type(child) is base:
+                    with suppress(BaseException):
+                        child.__class__ = Judged
+                return child
+
+        Judged.__name__ = Judged.__qualname__ = base.__name__
+        try:
+            board.__class__ = Judged
+        except BaseException:
+            return None
+        return board if cells(board, game) is not None else None
+
     def best(request: dict[str, Any], board: Any) -> dict[str, Any]:
-        counter = [0]
+        counter, seen = [0], [0]
         most = request.get("most")
         if most is not None:
             board = counted(board, counter, most)
+        elif request.get("fair"):  # the student's is_win, compared with the kit's on the way
+            board = judged(board, request["game"], seen) or build(request)
         before = cells(board, request["game"])
         try:
             raw = module.find_best_move(board, request["depth"])
         except _TooMany:
             return {"ok": True, "stopped": True, "boards": counter[0]}
-        return {
+        said = {
             "ok": True,
             "move": encode(raw),
             "boards": counter[0] if most is not None else None,
             "changed": cells(board, request["game"]) != before,
         }
+        if request.get("fair") and seen[0]:  # is_win was wrong on the search's path: the same
+            twin = judged(build(request), request["game"], None)  # search, with the kit's
+            if twin is not None:
+                with suppress(Exception):
+                    said["fair_move"] = encode(module.find_best_move(twin, request["depth"]))
+        return said
 
     def ask(request: dict[str, Any], board: Any) -> dict[str, Any]:
         what = request["ask"]
@@ -154,7 +319,7 @@ def make_handlers(
             return best(request, board)
         if what == "turn":
             raw = board.turn
-            return {"ok": True, "piece": _piece(raw), "shown": repr(raw)[:80]}
+            return {"ok": True, "piece": letter(raw, request["game"]), "shown": repr(raw)[:80]}
         if what == "move":
             game = request["game"]
             before = cells(board, game)
@@ -164,11 +329,33 @@ def make_handlers(
                 "same": made is board,
                 "changed": cells(board, game) != before,
                 "cells": cells(made, game),
-                "turn": _piece(made.turn),
+                "turn": letter(made.turn, game),
             }
         return {"ok": True, "value": encode(getattr(board, what))}
 
+    def wins(request: dict[str, Any]) -> dict[str, Any]:
+        """``is_win`` on each of many positions in one call: True or False each; else, at the
+        first that raised or gave another type, what went wrong and where (``at``)."""
+        said: list[Any] = []
+        name = None
+        for at, one in enumerate(request["positions"]):
+            try:
+                board = build({**one, "game": request["game"]})
+                name = name or type(board).__name__
+                raw = board.is_win
+            except _Unbuilt as err:
+                return {"ok": True, "error": str(err)}
+            except BaseException as err:
+                return {"ok": True, "error": f"is_win raised {error_text(err)}", "at": at}
+            if not isinstance(raw, bool | int):
+                shown = f"is_win should be True or False, got {repr(raw)[:80]}"
+                return {"ok": True, "error": shown, "at": at}
+            said.append(bool(raw))
+        return {"ok": True, "values": said, "board": name}
+
     def check(request: dict[str, Any]) -> dict[str, Any]:
+        if request["ask"] == "wins":
+            return wins(request)
         try:
             board = build(request)
         except _Unbuilt as err:
@@ -189,7 +376,10 @@ def make_handlers(
 
     def move(_request: dict[str, Any]) -> dict[str, Any]:
         state = current[0]
-        board = build(state)
+        try:
+            board = build(state)
+        except _Unbuilt as err:
+            return {"ok": False, "kind": "unbuilt", "error": str(err)}
         before = cells(board, state["game"])
         raw = module.find_best_move(board, state["depth"])
         return {

@@ -46,4 +46,5 @@ PACK = GamePack(
     solution=lambda variant: "solution/connect4/game.py",
     parse_variant=parse_variant,
     goal="line",
+    move_name=lambda column: f"column {column}",
 )

@@ -1,0 +1,220 @@
+"""``autograder similarity``: a class's submissions compared with one another and with archived
+solutions, the homework's starter never counting as shared. No grade changes.
+
+The class comes in exactly as ``grade`` takes it (:func:`~autograder.classroom.collect.collect`
+then :func:`~autograder.classroom.intake.open_submission`); each archive folder is taken the
+same way, one solution per file, zip or subfolder. The comparison is
+:mod:`autograder.grading.similarity`; the pages are
+:mod:`autograder.grading.similarity_report`.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import tempfile
+import zipfile
+from collections.abc import Sequence
+from pathlib import Path
+
+from autograder.classroom.canvas_names import safe
+from autograder.classroom.collect import collect
+from autograder.classroom.intake import is_junk, open_submission, unpack
+from autograder.classroom.records import Entry
+from autograder.errors import GraderError
+from autograder.files import write_atomic
+from autograder.games.pack import Assignment
+from autograder.grading.similarity import (
+    Comparison,
+    Document,
+    Settings,
+    SourceFile,
+    boilerplate,
+    compare,
+    fingerprint,
+    read_notebook,
+)
+from autograder.grading.similarity_report import (
+    pair_file,
+    pair_html,
+    similarity_csv,
+    similarity_html,
+)
+
+__all__ = ["compare_class", "write_similarity", "kit_boilerplate", "MAX_PAGES"]
+
+_ROOT = Path(__file__).resolve().parents[2]  # a checkout of the kit: starter/ lies here
+_CODE = (".py", ".ipynb")
+MAX_PAGES = 200  # side-by-side pages written, the most similar flagged pairs first
+_MAX_FILE = 2 << 20  # bytes: a larger file is not a student's code
+
+
+def kit_boilerplate(
+    assignment: Assignment, *, starter: bool = True, answer_key: bool = False
+) -> list[Path]:
+    """The kit's starter files of ``assignment`` (every file of its starter folder), and with
+    ``answer_key`` the answer key's.
+
+    :raises GraderError: when they are not there (an installed kit ships neither).
+    """
+    folder = (_ROOT / assignment.pack.starter(assignment.variant)).parent
+    found = _code_files(folder) if starter and folder.is_dir() else []
+    if starter and not found:
+        raise GraderError(
+            f"the starter of {assignment.name} is not in {folder}; pass the course's starter "
+            "with --ignore FILE and --no-starter"
+        )
+    if answer_key:
+        key = _ROOT / "answer_key" / folder.relative_to(_ROOT / "starter")
+        keys = _code_files(key) if key.is_dir() else []
+        if not keys:
+            raise GraderError(
+                f"the kit has no answer key for {assignment.name} (looked in {key}); pass the "
+                "files to ignore with --ignore FILE"
+            )
+        found += keys
+    return found
+
+
+def compare_class(
+    inputs: Sequence[Path],
+    assignment: Assignment,
+    netid_pattern: str,
+    *,
+    archives: Sequence[Path] = (),
+    ignore: Sequence[Path] = (),
+    settings: Settings | None = None,
+) -> tuple[Comparison, tuple[str, ...]]:
+    """The class in ``inputs`` compared, with the files in ``ignore`` (the starter, say) as
+    boilerplate and each folder of ``archives`` compared with the class only.
+
+    :raises GraderError: when nobody is found, an archive is not a folder, or a file to
+        ignore cannot be read.
+    """
+    settings = settings or Settings()
+    given: list[SourceFile] = []
+    for path in ignore:
+        files, notes = _read_tree(path)
+        if notes or not files:
+            raise GraderError(f"--ignore: {path} holds no readable Python code")
+        given += files
+    labels: list[str] = []  # an archive's name in the report: its folder's, made unique
+    for folder in archives:
+        if not folder.is_dir():
+            raise GraderError(f"--archive: {folder} is not a folder")
+        label = safe(folder.resolve().name)
+        labels.append(label if label not in labels else f"{label}-{len(labels) + 1}")
+    with tempfile.TemporaryDirectory(prefix="teeko-similarity-") as work:
+        collection = collect(inputs, Path(work) / "class", netid_pattern, assignment.main_file)
+        problems = list(collection.problems)
+        if not collection.entries:
+            raise GraderError("no submissions found in " + ", ".join(map(str, inputs)))
+        documents = [
+            _document(entry, entry.student, assignment, Path(work) / f"s{n}", settings, False)
+            for n, entry in enumerate(collection.entries)
+        ]
+        for number, (folder, label) in enumerate(zip(archives, labels, strict=True)):
+            found = collect(
+                [folder], Path(work) / f"archive{number}", netid_pattern, assignment.main_file
+            )
+            problems += [f"archive: {p}" for p in found.problems]
+            documents += [
+                _document(
+                    entry,
+                    f"{label}/{entry.student}",
+                    assignment,
+                    Path(work) / f"a{number}-{n}",
+                    settings,
+                    True,
+                )
+                for n, entry in enumerate(found.entries)
+            ]
+    return compare(documents, boilerplate(given, settings), settings), tuple(problems)
+
+
+def _document(
+    entry: Entry, name: str, assignment: Assignment, work: Path, settings: Settings, archived: bool
+) -> Document:
+    """One submission's code, opened as ``grade`` opens it; one that ``grade`` refuses (a
+    notebook instead of ``game.py``, say) is compared on the code it holds, with a note."""
+    notes: list[str] = []
+    try:
+        submission = open_submission(entry.path, work, assignment.main_file, assignment.pack.files)
+        files, problems = _read_tree(submission.source_dir)
+    except GraderError as err:
+        files, problems = _read_raw(entry.path, work / "raw")
+        notes.append(f"{err}; compared on the code it holds" if files else str(err))
+    return fingerprint(name, files, settings, notes=[*notes, *problems], archived=archived)
+
+
+def _read_raw(path: Path, work: Path) -> tuple[list[SourceFile], list[str]]:
+    """The code in a file, folder or zip that intake would not take as a submission."""
+    if path.is_file() and zipfile.is_zipfile(path):
+        work.mkdir(parents=True, exist_ok=True)
+        with contextlib.suppress(GraderError):  # what came out before a problem is compared
+            unpack(path, work)
+        return _read_tree(work)
+    return _read_tree(path)
+
+
+def _code_files(folder: Path) -> list[Path]:
+    return sorted(
+        p
+        for p in folder.rglob("*")
+        if p.suffix in _CODE
+        and p.is_file()
+        and not p.is_symlink()
+        and not any(is_junk(part) for part in p.relative_to(folder).parts)
+    )
+
+
+def _read_tree(path: Path) -> tuple[list[SourceFile], list[str]]:
+    """The Python files and notebooks at ``path`` (a file or a folder), and what could not be
+    read, one sentence each."""
+    paths = [path] if path.is_file() else _code_files(path) if path.is_dir() else []
+    base = path.parent if path.is_file() else path
+    files: list[SourceFile] = []
+    notes: list[str] = []
+    for one in paths:
+        name = str(one.relative_to(base))
+        try:
+            if one.stat().st_size > _MAX_FILE:
+                notes.append(f"{name} is larger than {_MAX_FILE >> 20} MB; not compared")
+                continue
+            text = one.read_bytes().decode("utf-8", errors="replace")
+            text = text.replace("\r\n", "\n").replace("\r", "\n")
+        except OSError as err:
+            notes.append(f"{name} cannot be read ({err.strerror}); not compared")
+            continue
+        if one.suffix == ".ipynb":
+            text, problem = read_notebook(text)
+            if problem:
+                notes.append(f"{name} {problem}; not compared")
+                continue
+        files.append(SourceFile(name, text))
+    return files, notes
+
+
+def write_similarity(comparison: Comparison, out: Path, title: str) -> list[Path]:
+    """``similarity.csv``, ``similarity.html`` and a page per flagged pair under ``pairs/``
+    (the :data:`MAX_PAGES` most similar); pages of an earlier run that are not flagged now
+    are removed.
+
+    :raises GraderError: when ``out`` cannot be written.
+    """
+    by_name = {d.name: d for d in comparison.documents}
+    flagged = [p for p in comparison.pairs if p.flagged][:MAX_PAGES]
+    pages = {(p.a, p.b): pair_file(p) for p in flagged}
+    written = [out / "similarity.csv", out / "similarity.html"]
+    try:
+        write_atomic(written[0], similarity_csv(comparison))
+        write_atomic(written[1], similarity_html(comparison, title, pages))
+        for pair in flagged:
+            page = pair_html(pair, by_name[pair.a], by_name[pair.b], comparison, title)
+            write_atomic(out / pages[(pair.a, pair.b)], page)
+        keep = {out / page for page in pages.values()}
+        for old in (out / "pairs").glob("*.html"):
+            if old not in keep:
+                old.unlink()
+    except OSError as err:
+        raise GraderError(f"cannot write into {out}: {err.strerror}") from None
+    return written

@@ -1,0 +1,198 @@
+"""The similarity report: a CSV of pairs, an index page, and a page per flagged pair with the
+two submissions side by side and the matched regions highlighted. Pure functions of a
+:class:`~autograder.grading.similarity.Comparison`.
+
+Pages are offline (inline CSS, no script) and escape every text: student code, file names and
+student names are untrusted.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+from collections.abc import Mapping
+from html import escape
+
+from autograder.grading.similarity import Comparison, Document, Pair, matched_lines
+
+__all__ = ["CSV_COLUMNS", "pair_file", "similarity_csv", "similarity_html", "pair_html"]
+
+CSV_COLUMNS = ("a", "b", "share_a", "share_b", "shared_fingerprints", "flagged")
+_UNSAFE = re.compile(r"[^A-Za-z0-9._-]")
+_INDEX_ROWS = 200  # pairs listed on the index page; the CSV holds them all
+_COLOURS = ("#ffd8a8", "#b2f2bb", "#a5d8ff", "#fcc2d7", "#d0bfff", "#ffec99")
+
+_STYLE = """
+body{font:15px/1.45 system-ui,sans-serif;margin:1.5em auto;max-width:110em;padding:0 1em;
+color:#1f2328}
+h1{font-size:1.4em}h2{font-size:1.15em;margin-top:1.6em}
+table{border-collapse:collapse}td,th{border:1px solid #d0d7de;padding:.3em .6em;
+vertical-align:top;text-align:left}
+.flag{color:#cf222e;font-weight:600}.num{text-align:right}
+.sides{display:grid;grid-template-columns:minmax(0,1fr) minmax(0,1fr);gap:1em}
+.code{font:12px/1.35 ui-monospace,monospace;border:1px solid #d0d7de;overflow-x:auto}
+.code div{white-space:pre;padding:0 .4em}.code .n{color:#8c959f;user-select:none;
+display:inline-block;width:5.5em}
+.r{font-size:10px;color:#1f2328;background:#fff;border-radius:.6em;padding:0 .35em;
+margin-left:.3em;text-decoration:none}
+.file{font-weight:600;background:#f6f8fa;padding:.2em .4em}
+"""
+
+
+def _percent(share: float) -> str:
+    return f"{100 * share:.0f}%"
+
+
+def pair_file(pair: Pair) -> str:
+    """Where a flagged pair's page goes, relative to the report's folder."""
+    a, b = (_UNSAFE.sub("_", name) for name in (pair.a, pair.b))
+    return f"pairs/{a}--{b}.html"
+
+
+def similarity_csv(comparison: Comparison) -> str:
+    """Every pair with a fingerprint in common, the most similar first."""
+    out = io.StringIO()
+    sheet = csv.writer(out, lineterminator="\n")
+    sheet.writerow(CSV_COLUMNS)
+    for p in comparison.pairs:
+        sheet.writerow(
+            [p.a, p.b, f"{p.share_a:.3f}", f"{p.share_b:.3f}", p.shared, "yes" if p.flagged else ""]
+        )
+    return out.getvalue()
+
+
+def _page(title: str, body: list[str]) -> str:
+    return (
+        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">\n'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+        f"<title>{escape(title)}</title><style>{_STYLE}</style></head><body>\n"
+        + "\n".join(body)
+        + "\n</body></html>\n"
+    )
+
+
+def _settings_line(comparison: Comparison) -> str:
+    s = comparison.settings
+    return (
+        f"Tokens normalised (names and literals), k-grams of {s.k} tokens, winnowing window "
+        f"{s.w}. A pair is flagged when either side has {_percent(s.threshold)} of its own "
+        f"fingerprints matched and at least {s.min_shared} fingerprints are shared. "
+        f"{len(comparison.ignored) - comparison.common} k-grams of boilerplate ignored; "
+        f"{comparison.common} fingerprints held by more than {_percent(s.common)} of the class "
+        "ignored as idioms. No grade is changed: whether a pair shared code is yours to judge."
+    )
+
+
+def similarity_html(
+    comparison: Comparison, title: str, pages: Mapping[tuple[str, str], str]
+) -> str:
+    """The index: the pairs ranked, each student's closest match, and what could not be read."""
+    flagged = [p for p in comparison.pairs if p.flagged]
+    pupils = [d for d in comparison.documents if not d.archived]
+    body = [
+        f"<h1>{escape(title)}: similarity</h1>",
+        f"<p>{len(pupils)} submissions compared with one another and with "
+        f"{len(comparison.documents) - len(pupils)} archived solutions; "
+        f'<span class="flag">{len(flagged)} pairs flagged</span>.</p>',
+        f"<p>{escape(_settings_line(comparison))}</p>",
+        "<h2>Pairs, most similar first</h2>",
+        "<table><tr><th>#</th><th>a</th><th>b</th><th>of a matched</th><th>of b matched</th>"
+        "<th>shared</th><th></th></tr>",
+    ]
+    for rank, p in enumerate(comparison.pairs[:_INDEX_ROWS], 1):
+        page = pages.get((p.a, p.b))
+        link = (
+            f'<a class="flag" href="{escape(page)}">flagged: side by side</a>'
+            if page
+            else '<span class="flag">flagged</span>'
+            if p.flagged
+            else ""
+        )
+        body.append(
+            f'<tr><td class="num">{rank}</td><td>{escape(p.a)}</td><td>{escape(p.b)}</td>'
+            f'<td class="num">{_percent(p.share_a)}</td><td class="num">{_percent(p.share_b)}</td>'
+            f'<td class="num">{p.shared}</td><td>{link}</td></tr>'
+        )
+    body.append("</table>")
+    if len(flagged) > len(pages):
+        body.append(
+            f"<p>{len(flagged) - len(pages)} flagged pairs beyond the first {len(pages)} have no "
+            "side-by-side page: so many flags usually mean a threshold too low for this "
+            "homework (--threshold).</p>"
+        )
+    if len(comparison.pairs) > _INDEX_ROWS:
+        body.append(f"<p>{len(comparison.pairs) - _INDEX_ROWS} more pairs in similarity.csv.</p>")
+    closest = comparison.closest()
+    body += [
+        "<h2>Each student's closest match</h2>",
+        "<table><tr><th>student</th><th>fingerprints of their own</th><th>closest</th>"
+        "<th>of the student matched there</th></tr>",
+    ]
+    for d in sorted(pupils, key=lambda d: d.name):
+        pair = closest.get(d.name)
+        other, share = "none", ""
+        if pair is not None:
+            mine = pair.a == d.name
+            other = escape(pair.b if mine else pair.a)
+            share = _percent(pair.share_a if mine else pair.share_b)
+            page = pages.get((pair.a, pair.b))
+            other += f' <a class="flag" href="{escape(page)}">flagged</a>' if page else ""
+        body.append(
+            f'<tr><td>{escape(d.name)}</td><td class="num">{comparison.own.get(d.name, 0)}</td>'
+            f'<td>{other}</td><td class="num">{share}</td></tr>'
+        )
+    body.append("</table>")
+    noted = [d for d in comparison.documents if d.notes or not d.files]
+    if noted:
+        body.append("<h2>Read with problems</h2><ul>")
+        for d in noted:
+            said = "; ".join(d.notes) or "no Python code found"
+            body.append(f"<li>{escape(d.name)}: {escape(said)}</li>")
+        body.append("</ul>")
+    return _page(f"{title}: similarity", body)
+
+
+def pair_html(
+    pair: Pair, one: Document, other: Document, comparison: Comparison, title: str
+) -> str:
+    """Two submissions side by side, the lines their shared fingerprints cover coloured by
+    region: the same colour on both sides is the same matched code."""
+    left, right = matched_lines(one, other, comparison.ignored, comparison.settings)
+    body = [
+        f"<h1>{escape(pair.a)} and {escape(pair.b)}</h1>",
+        f"<p>{_percent(pair.share_a)} of {escape(pair.a)}'s own fingerprints are found in "
+        f"{escape(pair.b)}, {_percent(pair.share_b)} of {escape(pair.b)}'s in {escape(pair.a)} "
+        f"({pair.shared} shared). Starter code and common idioms are not counted and not "
+        'coloured. <a href="../similarity.html">All pairs</a></p>',
+        f"<p>{escape(_settings_line(comparison))}</p>",
+        '<div class="sides">',
+        _side(one, left, "a", "b"),
+        _side(other, right, "b", "a"),
+        "</div>",
+    ]
+    return _page(f"{title}: {pair.a} and {pair.b}", body)
+
+
+def _side(document: Document, marks: Mapping[tuple[int, int], int], me: str, them: str) -> str:
+    """One side's files, numbered; the first line of each matched region carries its number,
+    a link to the same region on the other side."""
+    rows = [f'<div><h2>{escape(document.name)}</h2><div class="code">']
+    started: set[int] = set()
+    for number, source in enumerate(document.files):
+        rows.append(f'<div class="file">{escape(source.name)}</div>')
+        for line, text in enumerate(source.text.removesuffix("\n").split("\n"), 1):
+            region = marks.get((number, line))
+            style, badge = "", ""
+            if region:
+                colour = _COLOURS[(region - 1) % len(_COLOURS)]
+                style = f' style="background:{colour}" title="matched region {region}"'
+                if region not in started:
+                    started.add(region)
+                    badge = f'<a class="r" id="{me}{region}" href="#{them}{region}">{region}</a>'
+            rows.append(
+                f'<div{style}><span class="n">{line}{badge}</span>'
+                f"{escape(text.expandtabs(4))}</div>"
+            )
+    rows.append("</div></div>")
+    return "\n".join(rows)

@@ -1,0 +1,239 @@
+"""Tactical probes judged by value, in process: the probes of a seed, each verdict, and what
+scoring charges for it (Connect Four's exact solver; tic-tac-toe's full solve).
+
+No child process runs here; the Connect Four positions are the seeded probes of the default
+rubric, solved by the kit's solver as a graded submission's are.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from autograder.games.boardabc import checks as board_checks
+from autograder.games.boardabc import tictactoe as ttt
+from autograder.games.connect4.rules import legal_moves, play, winning_moves
+from autograder.games.pack import Noted
+from autograder.games.tactics import (
+    MISSED,
+    SOLVED,
+    SOONER,
+    UNSURE,
+    Probe,
+    judge,
+    tactic_positions,
+)
+from autograder.grading.rubric import load_rubric
+from autograder.grading.scoring import Criterion, score
+from autograder.oracle.player import tactics_solver
+from autograder.play.host import Status
+from autograder.play.referee import Call, Checked, Session
+from tests.conftest import assignment
+
+C4 = assignment("connect4")
+RUBRIC = load_rubric(None, C4.pack)
+PROBES = tactic_positions(C4.pack, C4.variant, 0, 6, tactics_solver(C4))
+
+
+def _later_win() -> tuple[Probe, int, int]:
+    """A win in 1 of the seed's probes with a column that wins at once, another that keeps
+    a forced win without winning at once, and one that does not keep the win."""
+    for probe in PROBES:
+        if probe.kind != "win in 1" or probe.values is None:
+            continue
+        now = winning_moves(probe.position)
+        later = [c for c, outcome in probe.values if outcome == "win" and c not in now]
+        if later and any(outcome != "win" for _, outcome in probe.values):
+            return probe, now[0], later[0]
+    raise AssertionError("seed 0 has no win in 1 with a later forced win")
+
+
+def _losing(probe: Probe) -> int:
+    assert probe.values is not None
+    return next(c for c, outcome in probe.values if outcome != probe.best)
+
+
+def _call(probe: Probe, column: int | None, number: int = 1, **changes: object) -> Call:
+    call = Call(
+        f"tactic {number} (you play red)",
+        probe.position,
+        "play",
+        Status.OK,
+        0.1,
+        returned=repr(column),
+        move=column,
+        raw=column,
+    )
+    return replace(call, **changes)
+
+
+def _tactics(session: Session, rubric=RUBRIC) -> Criterion:  # type: ignore[no-untyped-def]
+    return next(c for c in score(session, rubric).criteria if c.id == "tactics")
+
+
+def _session(*pairs: tuple[Probe, Call]) -> Session:
+    return Session("game.py", C4, 0, RUBRIC.plan, tactics=pairs)
+
+
+def test_the_probes_of_a_seed_are_solved_and_the_same_every_run():
+    again = tactic_positions(C4.pack, C4.variant, 0, 6, tactics_solver(C4))
+    assert again == PROBES
+    assert [p.kind for p in PROBES] == ["win in 1", "block"] * 3
+    for probe in PROBES:
+        assert probe.values is not None
+        assert [c for c, _ in probe.values] == legal_moves(probe.position)
+        assert probe.best != "loss"  # no block where every move loses anyway
+
+
+def test_a_block_that_loses_anyway_is_never_asked():
+    """The solver says the first block position found is lost whatever is played: it is
+    passed over, and another block is asked in its place."""
+    solver = tactics_solver(C4)
+    assert solver is not None
+    lost: list[object] = []
+
+    def exact(pos):  # type: ignore[no-untyped-def]
+        values = solver(pos)
+        if values is not None and not winning_moves(pos) and not lost:
+            lost.append(pos)
+            return [(c, "loss") for c, _ in values]
+        return values
+
+    probes = tactic_positions(C4.pack, C4.variant, 0, 6, exact)
+    assert lost and lost[0] not in [p.position for p in probes]
+    assert [p.kind for p in probes] == ["win in 1", "block"] * 3
+
+
+def test_a_move_is_judged_by_the_outcome_it_keeps():
+    probe, now, later = _later_win()
+    assert judge(C4.pack, probe, now).status == SOLVED
+    sooner = judge(C4.pack, probe, later)
+    assert sooner.status == SOONER
+    assert f"column {later} kept the forced win" in sooner.text
+    assert f"a sooner win was available at column {now}" in sooner.text
+    missed = judge(C4.pack, probe, _losing(probe))
+    assert missed.status == MISSED
+    assert f"column {now}" in missed.text and "wins at once" in missed.text
+
+
+def test_a_block_is_right_when_it_keeps_the_best_outcome_not_because_it_blocks():
+    """Where the block itself loses and another move draws, the draw is right and the block is
+    a miss (values as the solver would give them)."""
+    block = next(p for p in PROBES if p.kind == "block")
+    safe = [c for c in legal_moves(block.position) if not _lets_win(block.position, c)]
+    others = [c for c in legal_moves(block.position) if c not in safe]
+    values = tuple((c, "loss" if c in safe[:1] else "draw") for c in legal_moves(block.position))
+    probe = replace(block, values=values)
+    assert judge(C4.pack, probe, safe[0]).status == MISSED
+    assert f"column {others[0]}" in judge(C4.pack, probe, safe[0]).text
+    assert judge(C4.pack, probe, others[0]).status == SOLVED
+
+
+def _lets_win(pos, column):  # type: ignore[no-untyped-def]
+    after = play(pos, column)
+    return bool(winning_moves(after))
+
+
+def test_a_later_forced_win_is_reported_and_not_charged_unless_the_rubric_asks():
+    probe, now, later = _later_win()
+    session = _session((probe, _call(probe, later)), (probe, _call(probe, now, 2)))
+    kept = _tactics(session)
+    assert (kept.points, kept.max_points, kept.tally) == (10, 10, (2, 2))
+    assert "win in 1: 2 of 2 (1 kept a forced win instead of the win at once, not charged)" in (
+        kept.summary
+    )
+    assert [e.problem for e in kept.evidence] == [
+        f"column {later} kept the forced win (a sooner win was available at column {now}); "
+        "not charged"
+    ]
+    strict = _tactics(session, replace(RUBRIC, prefer_sooner=True))
+    assert (strict.points, strict.tally) == (5, (1, 2))
+    assert "the rubric asks for the sooner win" in strict.evidence[0].problem
+
+
+def test_a_miss_names_the_right_columns_and_shows_the_board():
+    probe, now, _ = _later_win()
+    wrong = _losing(probe)
+    criterion = _tactics(_session((probe, _call(probe, wrong))))
+    assert (criterion.points, criterion.tally) == (0, (0, 1))
+    (miss,) = criterion.evidence
+    assert f"column {wrong} turns the win into a loss with best play" in miss.problem
+    assert f"column {now}" in miss.problem
+    assert miss.board == C4.pack.render(probe.position)
+    assert miss.rows == tuple(C4.pack.cells(probe.position)) and miss.marks
+
+
+def test_beyond_the_solvers_reach_only_what_the_rules_show_is_charged():
+    probe, now, later = _later_win()
+    unsolved = replace(probe, values=None)
+    assert judge(C4.pack, unsolved, now).status == SOLVED
+    quiet = [c for c in legal_moves(probe.position) if c not in winning_moves(probe.position)]
+    hands = [c for c in quiet if _lets_win(probe.position, c)]
+    calm = [c for c in quiet if not _lets_win(probe.position, c)]
+    assert calm, "the position has a quiet move"
+    unsure = judge(C4.pack, unsolved, calm[0])
+    assert unsure.status == UNSURE and "not charged" in unsure.text
+    criterion = _tactics(_session((unsolved, _call(unsolved, calm[0]))))
+    assert (criterion.points, criterion.tally) == (10, (1, 1))
+    assert "1 not judged, beyond the solver's reach" in criterion.summary
+    if hands:
+        assert judge(C4.pack, unsolved, hands[0]).status == MISSED
+
+
+def test_no_move_on_a_probe_is_a_miss_saying_why():
+    probe = PROBES[0]
+    call = _call(probe, None, move=None, illegal="column 9 is off the board")
+    criterion = _tactics(_session((probe, call)))
+    assert criterion.points == 0
+    assert criterion.evidence[0].problem == "column 9 is off the board"
+
+
+# ---- tic-tac-toe: the book's board homework ------------------------------------------------------
+
+BOARD_ABC = assignment("board-abc")
+BOARD_RUBRIC = load_rubric(None, BOARD_ABC.pack)
+
+
+def _win_in_1_checks():  # type: ignore[no-untyped-def]
+    return [c for c in board_checks.checks(BOARD_ABC.variant, 0) if c.kind.endswith("win in 1")]
+
+
+def test_tic_tac_toe_win_in_1_accepts_a_later_forced_win_with_a_remark():
+    """Seed 0's third win in 1 (the book's minimax plays 0 there: 6 wins at once, 0 wins by
+    force two moves later)."""
+    check = _win_in_1_checks()[2]
+    assert check.judge({"move": 6}) is None
+    noted = check.judge({"move": 0})
+    assert isinstance(noted, Noted) and noted.sooner
+    assert "a sooner win was available at [6]" in noted.note
+    wrong = check.judge({"move": 4})
+    assert wrong == (
+        "[6] win at once; find_best_move played 4, after which X loses against best play; "
+        "[0, 6] keep the win"
+    )
+
+
+def _search(note: Noted | None, rubric=BOARD_RUBRIC) -> Criterion:  # type: ignore[no-untyped-def]
+    checked = tuple(
+        Checked("search", kind, f"{kind} 1", "board", None, 0.1, note=note if "1" in kind else None)
+        for kind in ("tic-tac-toe win in 1", "tic-tac-toe best move")
+    )
+    session = Session("minimax.py", BOARD_ABC, 0, BOARD_RUBRIC.plan, checks=checked)
+    return next(c for c in score(session, rubric).criteria if c.id == "search")
+
+
+def test_a_remark_on_a_check_is_reported_and_charged_only_when_the_rubric_prefers_sooner():
+    note = Noted("find_best_move played 0, which keeps the forced win", sooner=True)
+    kept = _search(note)
+    assert kept.points == 25
+    assert "1 right with a remark, not charged" in kept.summary
+    assert kept.evidence[0].problem.endswith("keeps the forced win; not charged")
+    strict = _search(note, replace(BOARD_RUBRIC, prefer_sooner=True))
+    assert strict.points == 12  # one kind of two right: 12.5, rounded to even
+    assert "the rubric asks for the sooner win" in strict.evidence[0].problem
+
+
+def test_tic_tac_toe_blocks_are_never_asked_where_every_move_loses():
+    for check in board_checks.checks(BOARD_ABC.variant, 0):
+        if check.kind.endswith("block"):
+            pos = ttt.TicTacToe("".join(check.request["cells"]), check.request["turn"])
+            assert ttt.value(pos) >= 0
