@@ -57,6 +57,7 @@ from autograder.grading.similarity import Settings
 from autograder.live.server import make_server, serve
 from autograder.live.table import PROJECT_ROOT, Table
 from autograder.oracle.commands import add_oracle_commands
+from autograder.play.launch import missing_packages
 from autograder.play.sandbox import available, missing_line
 from autograder.play.untrusted import shell_word
 
@@ -94,6 +95,9 @@ def _check(args: argparse.Namespace) -> int:
     with tempfile.TemporaryDirectory(prefix="teeko-check-") as work:
         submission, assignment, notes = _open(args, work)
         rubric = load_rubric(args.rubric, assignment.pack)
+        missing = _not_installed(rubric)
+        if missing:
+            raise GraderError(missing)
         print(
             f"grading {submission.label} as {assignment.name}, seed {args.seed} ...",
             file=sys.stderr,
@@ -114,6 +118,19 @@ def _check(args: argparse.Namespace) -> int:
     if args.html:
         _write(Path(args.html), feedback_html(graded.grade, notes, graded.extras, reproduce))
     return 0
+
+
+def _not_installed(rubric: Rubric) -> str:
+    """One line naming the packages the rubric allows that this Python lacks; "" if none.
+    A submission that imports one would be graded by the grading machine, not its code."""
+    missing = missing_packages(rubric.limits.packages)
+    if not missing:
+        return ""
+    verb = "is" if len(missing) == 1 else "are"
+    return (
+        f"{' and '.join(missing)} {verb} allowed by the rubric but not installed here: "
+        f"pip install {' '.join(missing)}"
+    )
 
 
 def _play(args: argparse.Namespace) -> int:
@@ -185,6 +202,14 @@ def _grade(args: argparse.Namespace) -> int:
         raise GraderError(f"--roster: {args.roster} is not a file")
     roster = read_roster(Path(args.roster)) if args.roster else None
     err = _stderr_console()
+    warnings = []
+    missing = _not_installed(rubric)
+    if missing:
+        warnings.append(
+            f"{missing}; submissions that import it are not graded here (their reason says "
+            "so), and the same command grades them again once it is installed"
+        )
+        _say(err, f"warning: {warnings[-1]}")
     if jobs > cores:
         _say(
             err,
@@ -223,6 +248,7 @@ def _grade(args: argparse.Namespace) -> int:
         notes = [*identity, *(f"roster: {problem}" for problem in found.problems)]
         for note in notes:
             _say(err, note)
+    notes = [*warnings, *notes]
     try:
         written, unwritten = _write_outputs(records, out, rubric, notes, roster), ""
     except OSError as error:  # the students' own files are saved: a rerun writes these

@@ -1557,13 +1557,28 @@ ATTACKS: dict[str, Attack] = {
         "broken",
         HONEST.encode() + '\nGREETING = "Bienvenue au caf\u00e9"\n'.encode("latin-1"),
         ZERO,
-        "game.py is not UTF-8 text ((unicode error) 'utf-8' codec can't decode byte 0xe9",
+        "Python cannot read game.py: 'utf-8' codec can't decode byte 0xe9 on line",
+    ),
+    "saved-as-latin-1-accent-in-a-comment": Attack(  # python game.py refuses it, import reads it
+        "broken",
+        "# Auteur : Jos\u00e9\n".encode("latin-1") + HONEST.encode(),
+        FULL,
+        "warning: game.py is not UTF-8 (line 1 holds the byte 0xe9) and has no coding line, so "
+        "running python game.py stops with a SyntaxError; an import reads it, so it was graded",
+    ),
+    "coding-line-of-an-unknown-encoding": Attack(
+        "broken",
+        b"# -*- coding: klingon -*-\n" + HONEST.encode(),
+        ZERO,
+        "Python cannot read game.py: its coding line names klingon, an encoding Python does not "
+        "know, so no import can run it; remove that line",
     ),
     "saved-as-utf-16": Attack(
         "broken",
         codecs.BOM_UTF16_LE + HONEST.encode("utf-16-le"),
         ZERO,
-        "game.py is not UTF-8 text (it holds NUL bytes); save it with the UTF-8 encoding",
+        "Python cannot read game.py: it holds NUL bytes, so no import can run it; save it with "
+        "the UTF-8 encoding",
     ),
     "syntax-error": Attack(
         "broken",
@@ -1597,8 +1612,22 @@ ATTACKS: dict[str, Attack] = {
         "broken",
         HONEST + "\nimport teeko_helpers_i_forgot_to_submit\n",
         ZERO,
-        "importing game.py raised ModuleNotFoundError: No module named "
-        "'teeko_helpers_i_forgot_to_submit'",
+        "game.py imports teeko_helpers_i_forgot_to_submit, which this course does not allow: "
+        "the rubric allows numpy and the standard library; if teeko_helpers_i_forgot_to_submit "
+        "is a file of yours, hand it in beside game.py",
+    ),
+    "imports-numpy": Attack(  # the course's rubric allows numpy; the kit installs it
+        "broken",
+        HONEST + "\nimport numpy as _np\n_EMPTY = _np.zeros((5, 5))\n",
+        FULL,
+        "won 2 of 2",
+    ),
+    "imports-a-package-the-course-does-not-allow": Attack(  # rich: the grader has it
+        "broken",
+        HONEST + "\nimport rich\n",
+        ZERO,
+        "game.py imports rich, which this course does not allow: the rubric allows numpy and "
+        "the standard library",
     ),
     "input-at-import": Attack(
         "broken",

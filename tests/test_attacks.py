@@ -375,6 +375,9 @@ UNFENCED = [
     "memory-creep",
     "forges-a-reply",
     "patches-builtins-json-and-copy",
+    "imports-numpy",  # the rubric's packages, no more, whatever the grader's Python holds
+    "imports-a-package-the-course-does-not-allow",
+    "saved-as-latin-1-accent-in-a-comment",
 ]
 
 

@@ -17,6 +17,7 @@ import pytest
 from autograder.classroom.gradescope import (
     BUNDLE_NAME,
     BUNDLED_RUBRIC,
+    REQUIREMENTS,
     add_gradescope_command,
     build_bundle,
 )
@@ -89,6 +90,21 @@ def test_bundle_holds_the_scripts_the_kit_and_the_rubric(bundle):
         run = archive.read("run_autograder").decode()
     assert '--assignment "$ASSIGNMENT"' in run and "ASSIGNMENT=teeko2\n" in run
     assert "ROOT=${AUTOGRADER_ROOT:-/autograder}" in run
+
+
+def test_the_bundle_requires_the_packages_the_rubric_allows(tmp_path, bundle):
+    with zipfile.ZipFile(bundle) as archive:
+        assert archive.read(REQUIREMENTS) == b"numpy\n"
+    book = build_bundle(find_assignment("board-abc"), tmp_path / "book", None)
+    with zipfile.ZipFile(book) as archive:
+        assert archive.read(REQUIREMENTS) == b""  # the book's homework: standard library only
+    mine = tmp_path / "mine.toml"
+    mine.write_text(
+        COURSE_TOML.read_text().replace('packages = ["numpy"]', 'packages = ["numpy", "scipy"]')
+    )
+    course = build_bundle(TEEKO2, tmp_path / "course", mine)
+    with zipfile.ZipFile(course) as archive:
+        assert archive.read(REQUIREMENTS) == b"numpy\nscipy\n"
 
 
 def test_building_twice_gives_the_same_bytes(tmp_path, bundle):

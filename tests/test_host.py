@@ -213,7 +213,7 @@ def test_a_package_the_rubric_does_not_allow_cannot_be_imported_fenced(tmp_path)
     source = "import numpy\nimport rich\n"
     with _real(tmp_path, source, Limits(packages=("numpy",))) as proc:
         reply = proc.start()
-    assert "No module named 'rich'" in reply.data.get("error", "")
+    assert (reply.data.get("kind"), reply.data.get("error")) == ("package", "rich")
 
 
 _WRITES_AFTER_ITS_REPLY = """

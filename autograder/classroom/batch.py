@@ -42,7 +42,7 @@ from autograder.grading.report import REPRODUCE, games_data, markdown, results_j
 from autograder.grading.rubric import Rubric
 from autograder.grading.scoring import CRITERIA, OPTIONAL, Grade
 from autograder.play.host import PlayerProcess, Status
-from autograder.play.launch import Launch
+from autograder.play.launch import Launch, missing_packages
 from autograder.play.sandbox import available
 from autograder.play.untrusted import admit, csv_cell, md_code
 
@@ -419,12 +419,16 @@ def _save(
     return record
 
 
-def _fingerprint(entry: Entry, assignment: Assignment, rubric: Rubric, seed: int) -> Fingerprint:
+def _fingerprint(
+    entry: Entry, assignment: Assignment, rubric: Rubric, seed: int, packages: str
+) -> Fingerprint:
     try:
         submission = content_digest(entry.path)
     except OSError:
         submission = "unreadable"
-    return Fingerprint(kit_version(), rubric.digest, assignment.name, str(seed), submission)
+    return Fingerprint(
+        kit_version(), rubric.digest, assignment.name, str(seed), submission, packages
+    )
 
 
 def grade_batch(
@@ -457,8 +461,10 @@ def grade_batch(
     prints: dict[str, Fingerprint] = {}
     pending: list[Entry] = []
     why: collections.Counter[str] = collections.Counter()
+    missing = missing_packages(rubric.limits.packages)
+    installed = ",".join(name for name in rubric.limits.packages if name not in missing)
     for entry in entries:
-        prints[entry.student] = print_ = _fingerprint(entry, assignment, rubric, seed)
+        prints[entry.student] = print_ = _fingerprint(entry, assignment, rubric, seed, installed)
         record = read_record(_student_dir(out, entry.student) / "record.json")
         if record is not None:
             existing[entry.student] = record

@@ -24,10 +24,17 @@ from autograder.games import ASSIGNMENTS, find_assignment
 from autograder.games.pack import Assignment
 from autograder.grading.rubric import load_rubric
 
-__all__ = ["build_bundle", "add_gradescope_command", "BUNDLE_NAME", "BUNDLED_RUBRIC"]
+__all__ = [
+    "build_bundle",
+    "add_gradescope_command",
+    "BUNDLE_NAME",
+    "BUNDLED_RUBRIC",
+    "REQUIREMENTS",
+]
 
 BUNDLE_NAME = "autograder.zip"
 BUNDLED_RUBRIC = "rubric.toml"  # the rubric's name inside the bundle, whatever it was called
+REQUIREMENTS = "requirements.txt"  # the rubric's limits.packages, which setup.sh installs
 _KIT = Path(__file__).resolve().parent.parent  # the autograder package
 _DISTRIBUTION = "teeko-autograder"  # the name pip knows the kit by
 _CHECKOUT = _KIT.parent / "pyproject.toml"  # there when the kit runs from its source tree
@@ -38,7 +45,8 @@ _SETUP = """\
 #!/usr/bin/env bash
 # Gradescope runs this once, from /autograder/source, when it builds the autograder image.
 # It installs the grading kit (and rich) into its own virtual environment, /autograder/venv,
-# with a Python >= 3.11; Ubuntu 22.04 images ship 3.10, so then python3.11 comes from apt.
+# with a Python >= 3.11 (Ubuntu 22.04 images ship 3.10, so then python3.11 comes from apt),
+# and the packages the rubric allows submissions to import (requirements.txt).
 set -euo pipefail
 SOURCE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 ROOT=${AUTOGRADER_ROOT:-/autograder}
@@ -61,6 +69,10 @@ if ! "$PYTHON" -m venv "$VENV"; then
     "$PYTHON" -m venv "$VENV"
 fi
 "$VENV/bin/python3" -m pip install --quiet --no-cache-dir "$SOURCE"
+if [ -s "$SOURCE/requirements.txt" ]; then
+    # the third-party packages the rubric allows submissions (limits.packages)
+    "$VENV/bin/python3" -m pip install --quiet --no-cache-dir -r "$SOURCE/requirements.txt"
+fi
 (cd / && "$VENV/bin/python3" -m autograder --help > /dev/null)  # installed, not just here
 if ! command -v bwrap > /dev/null && command -v apt-get > /dev/null; then
     # the allowlist fence (docs/sandbox.md); where the image forbids namespaces the report
@@ -208,11 +220,12 @@ def build_bundle(assignment: Assignment, out: Path, rubric_path: Path | None) ->
     path.
 
     The rubric (``rubric_path``, or the game's built-in one) is checked first and bundled as
-    ``rubric.toml``.
+    ``rubric.toml``; the packages it allows submissions go in ``requirements.txt``.
 
     :raises GraderError: when the rubric is invalid or the zip cannot be written.
     """
-    load_rubric(rubric_path, assignment.pack)  # a broken rubric fails here, not on Gradescope
+    rubric = load_rubric(rubric_path, assignment.pack)  # broken: fails here, not on Gradescope
+    requirements = "".join(f"{name}\n" for name in rubric.limits.packages)
     rubric_text = (rubric_path or assignment.pack.rubric).read_bytes()
     run = _RUN.format(
         assignment=shlex.quote(assignment.name), rubric=BUNDLED_RUBRIC, main=assignment.main_file
@@ -224,6 +237,7 @@ def build_bundle(assignment: Assignment, out: Path, rubric_path: Path | None) ->
             for name, text in scripts.items():
                 _add(bundle, name, text.encode(), executable=True)
             _add(bundle, BUNDLED_RUBRIC, rubric_text)
+            _add(bundle, REQUIREMENTS, requirements.encode())
             _add(bundle, "pyproject.toml", _pyproject().encode())
             for name, path in _kit_files():
                 _add(bundle, name, path.read_bytes())

@@ -61,6 +61,7 @@ def header_lines(grade: Grade, notes: tuple[str, ...] = ()) -> list[str]:
         f"seed: {session.seed}; {rubric.games} games, {probes} probes, ply cap {rubric.ply_cap}",
         f"limits: {limits.call_seconds:g} s per call, {limits.memory_mb} MB memory",
         *(f"sandbox: {line}" for line in session.protections),
+        *(f"warning: {line}" for line in session.warnings),
         *notes,
     ]
 

@@ -33,6 +33,7 @@ from builtins import (  # noqa: UP029
     ChildProcessError,
     EOFError,
     KeyboardInterrupt,
+    ModuleNotFoundError,
     SyntaxError,
     SystemExit,
     compile,
@@ -48,6 +49,7 @@ from builtins import (  # noqa: UP029
 from typing import Any
 
 _getline = linecache.getline
+_STANDARD = frozenset(sys.stdlib_module_names) | frozenset(sys.builtin_module_names)
 _write = os.write  # bound now: the submission may replace os.write
 _thread_id = threading.get_ident
 _portable = False  # set by main: the portable runner (see _portable_channel)
@@ -302,9 +304,49 @@ def _find_class(module: types.ModuleType, name: str) -> object:
     return {"ok": False, "kind": "class", "error": ", ".join(names)}
 
 
+class _OnlyAllowed:
+    """An import finder that lets a submission import only the standard library, its own files
+    (wherever it puts them) and the third-party packages the rubric allows, whatever else this
+    Python has installed (unfenced, the grader's site-packages are in sight): a grade must not
+    depend on the grading machine. Fenced, the packages not allowed are not there anyway."""
+
+    def __init__(self, allowed: list[str], root: str) -> None:
+        self.allowed = frozenset(allowed)
+        self.root = os.path.realpath(root) + os.sep  # holds its files and its working folder
+        listed = ", ".join(allowed) + " and" if allowed else "only"
+        self.refusal = f"the rubric allows {listed} the standard library"
+
+    def find_spec(self, name: str, path: object = None, target: object = None) -> Any:
+        if path is not None or name in _STANDARD or name in self.allowed:
+            return None  # a submodule, or allowed: the usual finders decide
+        for finder in list(sys.meta_path):
+            find = getattr(finder, "find_spec", None)
+            if finder is not self and find is not None:
+                spec = find(name, None)
+                if spec is not None:
+                    break
+        else:
+            spec = None  # nothing has it: the same error, fenced or not, whenever it is imported
+        where = spec and (spec.origin or next(iter(spec.submodule_search_locations or ()), ""))
+        if where and os.path.realpath(where).startswith(self.root):
+            return spec  # one of the submission's own modules
+        raise ModuleNotFoundError(f"No module named {name!r} ({self.refusal})", name=name)
+
+
+def _encoding_problem(err: SyntaxError) -> str | None:
+    """What stops Python reading the file, when ``err`` is about its encoding, not its code."""
+    message = str(err.msg)
+    if message.startswith("unknown encoding"):
+        return f"its coding line names {message[18:]}, an encoding Python does not know"
+    if "codec can't decode" in message:
+        where = f" on line {err.lineno}" if err.lineno else ""
+        return message.removeprefix("(unicode error) ").split(" in position")[0] + where
+    return None
+
+
 def load(source_dir: str, main_file: str) -> tuple[dict[str, Any], types.ModuleType | None]:
     """Import the submission's ``main_file`` as the module it names; the reply, and the module
-    when it imported."""
+    when it imported. The source is compiled from its bytes, as ``import`` reads it."""
     path = os.path.join(source_dir, main_file)
     name = main_file.rsplit(".", 1)[0]
     sys.path.insert(0, source_dir)
@@ -318,11 +360,13 @@ def load(source_dir: str, main_file: str) -> tuple[dict[str, Any], types.ModuleT
             source = handle.read()
         if b"\0" in source:
             return {"ok": False, "kind": "encoding", "error": "it holds NUL bytes"}, None
-        code = compile(source, path, "exec")
+        code = compile(source, path, "exec", dont_inherit=True)
     except SyntaxError as err:
+        unreadable = _encoding_problem(err)
+        if unreadable is not None:
+            return {"ok": False, "kind": "encoding", "error": unreadable}, None
         where = f"line {err.lineno}" if err.lineno else "somewhere"
-        kind = "encoding" if "codec can't decode" in str(err.msg) else "syntax"
-        return {"ok": False, "kind": kind, "error": f"{err.msg} at {where}"}, None
+        return {"ok": False, "kind": "syntax", "error": f"{err.msg} at {where}"}, None
     except BaseException as err:  # a parser out of memory or recursion
         return {"ok": False, "kind": "crash", "error": _user_frames(err)}, None
     try:
@@ -331,6 +375,11 @@ def load(source_dir: str, main_file: str) -> tuple[dict[str, Any], types.ModuleT
         return {"ok": False, "kind": "input", "error": _user_frames(err)}, None
     except (SystemExit, KeyboardInterrupt) as err:
         return {"ok": False, "kind": "exit", "error": _user_frames(err)}, None
+    except ModuleNotFoundError as err:
+        top = str(err.name or "").split(".")[0]
+        if top.isidentifier() and top not in _STANDARD:  # a package or file it does not have
+            return {"ok": False, "kind": "package", "error": protocol.short(top)}, None
+        return {"ok": False, "kind": "crash", "error": _user_frames(err)}, None
     except BaseException as err:
         return {"ok": False, "kind": "crash", "error": _user_frames(err)}, None
     return {"ok": True}, module
@@ -641,6 +690,8 @@ def main(argv: list[str]) -> None:
     def load_submission(_request: dict[str, Any]) -> dict[str, Any]:
         if failure is not None or make_handlers is None:
             return failure or {}
+        root = os.path.dirname(source_dir)
+        sys.meta_path.insert(0, _OnlyAllowed(settings.get("packages", []), root))
         audit("kit.arm")  # the audit hook refuses from now on, for good
         reply, module = load(source_dir, settings["main"])
         if module is not None:

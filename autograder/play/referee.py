@@ -30,6 +30,7 @@ from autograder.play.host import PlayerProcess, Reply, Status
 from autograder.play.launch import Launch, Limits
 from autograder.play.protocol import cut_size, decode
 from autograder.play.sandbox import Protections, available
+from autograder.play.source import script_warning
 from autograder.play.untrusted import admit
 
 __all__ = [
@@ -153,9 +154,9 @@ class Session:
     protections: tuple[str, ...] = ()  # the sandbox layers that were active, for the report
     tactics: tuple[tuple[Probe, Call], ...] = ()  # (the probe, the call) for each tactical probe
     checks: tuple[Checked, ...] = ()  # the pack's checks, where it has any
-    refused: tuple[
-        str, ...
-    ] = ()  # introspection the runner refused (its audit hook), for the report
+    # introspection the runner refused (its audit hook), for the report
+    refused: tuple[str, ...] = ()
+    warnings: tuple[str, ...] = ()  # about the submission's files, for every report's header
 
     @property
     def calls(self) -> tuple[Call, ...]:
@@ -315,8 +316,13 @@ def _load_problem(reply: Reply, assignment: Assignment, limits: Limits) -> str:
         "sandbox": f"the grader could not fence the submission in ({error}), so it was not "
         "run: this is the grader's problem, not yours; it needs grading again",
         "files": f"{error}; submit only the files of the homework",
-        "encoding": f"{main} is not UTF-8 text ({error}); save it with the UTF-8 encoding "
-        "(not UTF-16, not Latin-1)",
+        "encoding": f"Python cannot read {main}: {error}, so no import can run it; "
+        + (
+            "remove that line and save it with the UTF-8 encoding"
+            if str(error).startswith("its coding line")
+            else "save it with the UTF-8 encoding (in most editors: Save with Encoding, UTF-8)"
+        ),
+        "package": _package_problem(main, str(error), limits.packages),
         "exit": f"{main} tried to end the program while being imported ({error}): {guard}",
         "class": f"{main} defines no class {wanted} (it defines: {error or 'no classes'}); "
         f"the course's driver creates {wanted}(), so keep that name",
@@ -326,6 +332,26 @@ def _load_problem(reply: Reply, assignment: Assignment, limits: Limits) -> str:
     if reply.status is Status.ERROR:
         return f"importing {main} raised {error}; fix it and run `python {main}`"
     return f"{reply.detail}; {main} must import without ending the program"
+
+
+def _allowed_text(packages: tuple[str, ...]) -> str:
+    """``numpy and the standard library``: what a submission may import, in words."""
+    if not packages:
+        return "only the standard library"
+    return ", ".join(packages) + " and the standard library"
+
+
+def _package_problem(main: str, name: str, allowed: tuple[str, ...]) -> str:
+    if name in allowed:
+        return (
+            f"{main} imports {name}, which the rubric allows but the grading machine does not "
+            f"have (pip install {name}): this is the grader's problem, not yours; it needs "
+            "grading again"
+        )
+    return (
+        f"{main} imports {name}, which this course does not allow: the rubric allows "
+        f"{_allowed_text(allowed)}; if {name} is a file of yours, hand it in beside {main}"
+    )
 
 
 # ---- the referee --------------------------------------------------------------------------------
@@ -709,6 +735,15 @@ def default_spawner(
     return spawn
 
 
+def _source_warnings(source_dir: Path, main: str) -> tuple[str, ...]:
+    """What the report warns about the main file, which was imported: see ``source``."""
+    try:
+        warning = script_warning((source_dir / main).read_bytes(), main)
+    except OSError:
+        return ()
+    return () if warning is None else (warning,)
+
+
 def run_session(
     source_dir: Path,
     assignment: Assignment,
@@ -770,4 +805,5 @@ def run_session(
         tactics=tactics,
         checks=checks,
         refused=refused(),
+        warnings=_source_warnings(source_dir, assignment.main_file),
     )
