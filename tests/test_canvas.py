@@ -337,7 +337,7 @@ def test_a_folder_mixing_zips_python_files_and_student_folders(tmp_path):
     assert found.problems == (
         f"{folder / 'empty'} is a folder without a .py file; pass it as an input of its own "
         "to grade the files inside",
-        f"{folder / 'readme.txt'} is not a .py file, a zip or a folder",
+        f"{folder / 'readme.txt'} is not a .py file, a notebook, a zip or a folder",
     )
 
 
@@ -401,7 +401,7 @@ def test_a_corrupt_student_zip_still_becomes_an_entry(tmp_path, where, filename)
         ("submissions.zip", b"PK\x03\x04 truncated", "{path} is not a readable zip file"),
         ("submissions.zip", None, "{path} does not exist"),
         ("submissions.zip", b"", "{path} is not a readable zip file"),
-        ("roster.csv", b"Student,ID\n", "{path} is not a .py file, a zip or a folder"),
+        ("roster.csv", b"Student,ID\n", "{path} is not a .py file, a notebook, a zip or a folder"),
     ],
     ids=["corrupt bundle", "missing path", "empty file", "not a submission"],
 )

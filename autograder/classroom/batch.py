@@ -273,7 +273,7 @@ def _grade_one(
         if wants_again(graded, rubric):
             kept = True
             return _Later(job, submission, graded, work, _load())
-        return _graded(job, graded, out, _load())
+        return _graded(job, graded, out, _load(), submission.notes)
     finally:
         if not kept:
             work.cleanup()
@@ -286,12 +286,14 @@ def _again(
     try:
         spawn = processes.spawner(later.submission.source_dir, assignment, rubric)
         graded = graded_again(later.graded, later.submission, assignment, rubric, spawn)
-        return _graded(later.job, graded, out, later.load)
+        return _graded(later.job, graded, out, later.load, later.submission.notes)
     finally:
         later.work.cleanup()
 
 
-def _graded(job: _Job, graded: Graded, out: Path, load: float | None) -> Record:
+def _graded(
+    job: _Job, graded: Graded, out: Path, load: float | None, notes: tuple[str, ...] = ()
+) -> Record:
     grade, extras = graded.grade, graded.extras
     record = replace(
         _graded_record(job.entry, grade, time.monotonic() - job.began),
@@ -304,9 +306,9 @@ def _graded(job: _Job, graded: Graded, out: Path, load: float | None) -> Record:
             for entry in leaderboard(grade, extras, grade.rubric.leaderboard)
         },
     )
-    feedback = markdown(grade, extras=extras, reproduce=job.reproduce)
-    results = results_json_text(grade, extras=extras, reproduce=job.reproduce)
-    page = feedback_html(grade, extras=extras, reproduce=job.reproduce)
+    feedback = markdown(grade, notes, extras=extras, reproduce=job.reproduce)
+    results = results_json_text(grade, notes, extras=extras, reproduce=job.reproduce)
+    page = feedback_html(grade, notes, extras=extras, reproduce=job.reproduce)
     return _save(job, record, feedback, results, out, page)
 
 

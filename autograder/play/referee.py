@@ -275,6 +275,13 @@ def _driver_text(assignment: Assignment) -> str:
     return f"the course's driver creates {assignment.entry}"
 
 
+def _absent(assignment: Assignment, defined: object) -> str:
+    """The homework's classes the submission does not define (its player class at least)."""
+    names = [n.strip() for n in defined.split(",")] if isinstance(defined, str) else []
+    absent = [c for c in assignment.classes if c not in names]
+    return " and ".join(absent) or assignment.player_class
+
+
 def _looks_like(assignment: Assignment, defined: object) -> str:
     """``; it looks like <homework>: ...`` when the classes defined are another homework's."""
     names = [n.strip() for n in defined.split(",")] if isinstance(defined, str) else []
@@ -290,7 +297,7 @@ def _looks_like(assignment: Assignment, defined: object) -> str:
 
 def _load_problem(reply: Reply, assignment: Assignment, limits: Limits) -> str:
     """One sentence on why the submission could not be started, and what to do."""
-    main, wanted = assignment.main_file, assignment.player_class
+    main = assignment.main_file
     guard = 'move the code that plays a game under `if __name__ == "__main__":`'
     kind, error = reply.data.get("kind"), reply.data.get("error")
     if reply.status is Status.TIMEOUT:
@@ -308,7 +315,8 @@ def _load_problem(reply: Reply, assignment: Assignment, limits: Limits) -> str:
         "encoding": f"{main} is not UTF-8 text ({error}); save it with the UTF-8 encoding "
         "(not UTF-16, not Latin-1)",
         "exit": f"{main} tried to end the program while being imported ({error}): {guard}",
-        "class": f"{main} defines no class {wanted} (it defines: {error or 'no classes'}); "
+        "class": f"{main} defines no class {_absent(assignment, error)} (it defines: "
+        f"{error or 'no classes'}); "
         f"{_driver_text(assignment)}, so keep that name{_looks_like(assignment, error)}",
     }
     if isinstance(kind, str) and kind in messages:

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from autograder.games.connect4 import rules
-from autograder.games.pack import Check, Interface
+from autograder.games.pack import Check, Interface, Verdict
 
 __all__ = ["INTERFACE", "PLAY_DEPTH", "SEARCH_DEPTH", "CRITERIA", "state", "checks"]
 
@@ -36,6 +36,7 @@ CRITERIA = {
     "lines": "calculate_value sees every line",
 }
 SIGN = {rules.RED: -1, rules.YELLOW: 1}
+DEPTH_KIND = "decision_depth"
 _SHOWN = {-1: "r", 1: "y", 0: " "}
 
 
@@ -66,7 +67,7 @@ def _positions(variant: rules.Variant, rng: random.Random, count: int) -> list[r
 
 
 def _search_judge(depth: int, kind: str) -> Any:
-    def judge(reply: Mapping[str, Any]) -> str | None:
+    def judge(reply: Mapping[str, Any]) -> str | Verdict | None:
         made, deepest = int(reply.get("made", 0)), int(reply.get("deepest", 0))
         plain, pruned = int(reply.get("minimax", 0)), int(reply.get("alphabeta", 0))
         if made == 0:  # its own successor, not apply_action: the kit cannot count; not charged
@@ -79,11 +80,14 @@ def _search_judge(depth: int, kind: str) -> Any:
                 )
             return None
         if made >= plain and pruned < plain:
-            return (
+            problem = (
                 f"Agent({depth}, sign).play made {made} states; plain minimax at depth {depth} "
                 f"through your Connect4State makes {plain}, and alpha-beta {pruned}: it does "
                 "not prune"
             )
+            if deepest > depth:  # a deeper search makes more states: charged under depth
+                return Verdict(f"{problem} (it searched {deepest} plies)", explained_by=DEPTH_KIND)
+            return problem
         return None  # pruned, or no pruning was possible in this order: nothing to charge
 
     return judge
@@ -161,7 +165,7 @@ def checks(variant: rules.Variant, seed: int) -> list[Check]:
         made.append(
             Check(
                 "depth",
-                "decision_depth",
+                DEPTH_KIND,
                 f"depth position {index}",
                 request,
                 _search_judge(2, "depth"),
