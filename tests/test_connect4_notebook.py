@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import csv
 import json
+import subprocess
+import sys
 import zipfile
 from pathlib import Path
 
@@ -227,3 +229,46 @@ def test_canvas_notebooks_and_a_zipped_one_are_graded(run_cli, tmp_path):
     feedback = (out / "students" / "124" / "feedback.md").read_text()
     assert "hw.ipynb: cell 13 was not run: it runs a game loop at top level" in feedback
     assert str(tmp_path) not in (out / "grades.csv").read_text()
+
+
+# ---- the material: starter, answer key, solution and the example class ------------------------
+
+
+def test_the_notebooks_and_the_example_class_are_current():
+    """The starter's, answer key's and solution's notebooks and the example class are what
+    examples/make_connect4_notebook_examples.py writes, byte for byte."""
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "examples" / "make_connect4_notebook_examples.py"), "--check"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=ROOT,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(400)  # six notebooks, graded whole
+def test_the_example_class_keeps_its_grades(run_cli, tmp_path):
+    """The docs' command on examples/connect4-notebook: the points per criterion on record in
+    tests/data/connect4_notebook_example_grades.csv, the roster matched whole."""
+    out = tmp_path / "grades"
+    folder = ROOT / "examples" / "connect4-notebook"
+    done = run_cli(
+        "grade",
+        str(folder / "submissions"),
+        "--assignment",
+        BOARD,
+        "--out",
+        str(out),
+        "--roster",
+        str(folder / "roster.csv"),
+    )
+    assert done.returncode == 0, done.stderr
+    assert "roster:" not in done.stderr
+    with (ROOT / "tests" / "data" / "connect4_notebook_example_grades.csv").open() as handle:
+        expected = list(csv.DictReader(handle))
+    columns = tuple(expected[0])
+    with (out / "grades.csv").open() as handle:
+        graded = [tuple(row[c] for c in columns) for row in csv.DictReader(handle)]
+    assert graded == [tuple(row[c] for c in columns) for row in expected]

@@ -37,6 +37,7 @@ CRITERIA = {
 }
 SIGN = {rules.RED: -1, rules.YELLOW: 1}
 DEPTH_KIND = "decision_depth"
+SUCCESSOR_KIND = "apply_action"
 _SHOWN = {-1: "r", 1: "y", 0: " "}
 
 
@@ -68,10 +69,19 @@ def _positions(variant: rules.Variant, rng: random.Random, count: int) -> list[r
 
 def _search_judge(depth: int, kind: str) -> Any:
     def judge(reply: Mapping[str, Any]) -> str | Verdict | None:
+        """The search's states against plain minimax's; unsure (no pruning was possible in
+        the student's own order) is not charged."""
         made, deepest = int(reply.get("made", 0)), int(reply.get("deepest", 0))
         plain, pruned = int(reply.get("minimax", 0)), int(reply.get("alphabeta", 0))
-        if made == 0:  # its own successor, not apply_action: the kit cannot count; not charged
-            return None
+        if made == 0:  # no search through the notebook's Connect4State, as the homework asks
+            problem = (
+                f"Agent({depth}, sign).play made no state through Connect4State.apply_action"
+                f" (plain minimax at depth {depth} makes {plain}): it does not search the "
+                "states next_states gives"
+            )
+            if plain == 0:  # next_states gives none: the fault is apply_action's, shown there
+                return Verdict(problem, explained_by=SUCCESSOR_KIND)
+            return problem
         if kind == "depth":
             if deepest > depth:
                 return (
@@ -178,7 +188,7 @@ def checks(variant: rules.Variant, seed: int) -> list[Check]:
         made.append(
             Check(
                 "successor",
-                "apply_action",
+                SUCCESSOR_KIND,
                 f"apply_action position {index}",
                 {"ask": "apply_action", "state": state(pos), "column": column},
                 _successor_judge(board, column, player),
@@ -223,7 +233,9 @@ INTERFACE = Interface(
     format_problem=_format_problem,
     rubric=_HERE / "notebook.toml",
     starter=lambda variant: "starter/connect4-notebook/connect4.ipynb",
-    solution=lambda variant: "solution/connect4-notebook/connect4.ipynb",
+    solution=lambda variant: (
+        "solution/connect4-notebook/game.py"
+    ),  # its script export: it runs as it is
     check_criteria=CRITERIA,
     checks=checks,
 )
