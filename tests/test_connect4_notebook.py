@@ -272,3 +272,17 @@ def test_the_example_class_keeps_its_grades(run_cli, tmp_path):
     with (out / "grades.csv").open() as handle:
         graded = [tuple(row[c] for c in columns) for row in csv.DictReader(handle)]
     assert graded == [tuple(row[c] for c in columns) for row in expected]
+
+
+@pytest.mark.slow
+def test_an_agent_that_is_a_person_by_default_is_asked_as_a_bot(run_cli, tmp_path):
+    """The driver passes ``AgentType.Bot`` where the notebook has it: an Agent whose default
+    mode is Human still plays its search, never ``input()``."""
+    human = _edited(
+        tmp_path,
+        "human.ipynb",
+        "mode:AgentType = AgentType.Bot",
+        "mode:AgentType = AgentType.Human",
+    )
+    results, stdout = _check(run_cli, human, tmp_path, "--assignment", BOARD)
+    assert results["score"] == 100, stdout

@@ -16,6 +16,7 @@ from __future__ import annotations
 # Bound before the notebook runs, as in the runner: a submission patching builtins changes nothing.
 from builtins import (  # noqa: UP029
     BaseException,
+    TypeError,
     delattr,
     float,
     getattr,
@@ -102,11 +103,22 @@ def make_handlers(
 
         return restore
 
+    def bot(depth: int, piece: str) -> Any:
+        """``Agent(depth, piece, AgentType.Bot)`` where the notebook has ``AgentType.Bot`` and
+        its Agent takes a mode, else ``Agent(depth, piece)``: never a person's agent."""
+        kind = getattr(getattr(module, "AgentType", None), "Bot", None)
+        if kind is not None:
+            try:
+                return classes[0](depth, piece, kind)
+            except TypeError:
+                pass  # an Agent without a mode: asked again as the seed's two arguments
+        return classes[0](depth, piece)
+
     def play(plain: dict[str, Any], depth: int) -> tuple[Any, Any, int, int]:
         """The agent's move on ``plain``, the state it was given, the states it made and the
         deepest ply among them."""
         state = state_of(plain)
-        agent = classes[0](depth, SIGNS[plain["player"]])
+        agent = bot(depth, SIGNS[plain["player"]])
         deepest, made = [0], [0]
         restore = counted(deepest, made)
         try:
