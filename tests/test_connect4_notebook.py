@@ -286,3 +286,14 @@ def test_an_agent_that_is_a_person_by_default_is_asked_as_a_bot(run_cli, tmp_pat
     )
     results, stdout = _check(run_cli, human, tmp_path, "--assignment", BOARD)
     assert results["score"] == 100, stdout
+
+
+@pytest.mark.slow
+def test_a_syntax_error_names_its_cell(run_cli, tmp_path):
+    broken = _edited(tmp_path, "syntax.ipynb", "def next_states(self):", "def next_states(self:")
+    results, _ = _check(run_cli, broken, tmp_path, "--assignment", BOARD)
+    assert results["score"] == 0
+    assert results["tests"][0]["output"].startswith(
+        "the notebook has a syntax error ('(' was never closed at cell 8, line 1); fix that cell "
+        "and run it"
+    )

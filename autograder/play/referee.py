@@ -308,7 +308,9 @@ def _load_problem(reply: Reply, assignment: Assignment, limits: Limits) -> str:
     messages = {
         "input": f"{main} called input() while being imported, and the grader gives it no "
         f"keyboard: {guard}",
-        "syntax": f"{main} has a syntax error ({error}); run `python {main}` to see where",
+        "syntax": f"the notebook has a syntax error ({error}); fix that cell and run it"
+        if isinstance(error, str) and " at cell " in error
+        else f"{main} has a syntax error ({error}); run `python {main}` to see where",
         "sandbox": f"the grader could not fence the submission in ({error}), so it was not "
         "run: this is the grader's problem, not yours; it needs grading again",
         "files": f"{error}; submit only the files of the homework",
