@@ -297,3 +297,37 @@ def test_a_syntax_error_names_its_cell(run_cli, tmp_path):
         "the notebook has a syntax error ('(' was never closed at cell 8, line 1); fix that cell "
         "and run it"
     )
+
+
+def test_a_notebook_of_any_homework_is_opened_as_its_main_module(tmp_path):
+    """A Teeko notebook in a zip: its cells become game.py, and the assignment is inferred."""
+    from autograder.classroom.intake import choose_assignment, open_submission
+
+    book = nbformat.v4.new_notebook()
+    book.cells = [
+        nbformat.v4.new_markdown_cell("# HW8"),
+        nbformat.v4.new_code_cell("%load_ext autoreload\nclass TeekoPlayer:\n    pass"),
+        nbformat.v4.new_code_cell("TeekoPlayer()\nmove = input('your move: ')"),
+    ]
+    with zipfile.ZipFile(tmp_path / "hw8.zip", "w") as archive:
+        archive.writestr("hw8/teeko.ipynb", nbformat.writes(book))
+    work = tmp_path / "work"
+    work.mkdir()
+    submission = open_submission(tmp_path / "hw8.zip", work, "game.py", ("game.py",))
+    source = (submission.source_dir / "game.py").read_text()
+    assert "class TeekoPlayer" in source and "move = input(" not in source
+    assert "%load_ext" not in source
+    assert submission.notes == (
+        "teeko.ipynb: cell 2 was not run: it calls input() at top level (line 2)",
+    )
+    found, how = choose_assignment(None, submission, "game.py")
+    assert (found.name, how) == ("teeko", "assignment teeko inferred from class TeekoPlayer")
+
+
+def test_an_unreadable_notebook_is_one_sentence(tmp_path):
+    from autograder.classroom.intake import open_submission
+    from autograder.errors import GraderError
+
+    (tmp_path / "hw.ipynb").write_text('{"cells": 3}')
+    with pytest.raises(GraderError, match=r"^hw.ipynb is not a notebook that can be read \(.*\); "):
+        open_submission(tmp_path / "hw.ipynb", tmp_path, "game.py", ("game.py",))
