@@ -88,7 +88,7 @@ def _open(args: argparse.Namespace, work: str) -> tuple[Submission, Assignment, 
     submission = open_submission(Path(args.submission), Path(work), main, files)
     assignment, how = choose_assignment(args.assignment, submission, main)
     require_files(submission, assignment.pack)
-    return submission, assignment, (how,) if how else ()
+    return submission, assignment, (*submission.notes, *((how,) if how else ()))
 
 
 def _check(args: argparse.Namespace) -> int:

@@ -405,7 +405,7 @@ def test_a_folder_mixing_zips_python_files_and_student_folders(tmp_path):
     assert found.problems == (
         f"{folder / 'empty'} is a folder without a .py file; pass it as an input of its own "
         "to grade the files inside",
-        f"{folder / 'readme.txt'} is not a .py file, a zip or a folder",
+        f"{folder / 'readme.txt'} is not a .py file, a notebook, a zip or a folder",
     )
 
 
@@ -469,7 +469,7 @@ def test_a_corrupt_student_zip_still_becomes_an_entry(tmp_path, where, filename)
         ("submissions.zip", b"PK\x03\x04 truncated", "{path} is not a readable zip file"),
         ("submissions.zip", None, "{path} does not exist"),
         ("submissions.zip", b"", "{path} is not a readable zip file"),
-        ("roster.csv", b"Student,ID\n", "{path} is not a .py file, a zip or a folder"),
+        ("roster.csv", b"Student,ID\n", "{path} is not a .py file, a notebook, a zip or a folder"),
     ],
     ids=["corrupt bundle", "missing path", "empty file", "not a submission"],
 )
@@ -814,4 +814,4 @@ def test_names_from_the_inputs_enter_cleaned_and_cut(tmp_path):
     texts += [f"{e.source} {e.note} {e.attached}" for e in found.entries]
     assert not any("\x1b" in text or "\u202e" in text for text in texts), texts
     assert "hw8_10006\\x1b[2J\\u202e.zip" in found.entries[1].note
-    assert found.problems[0].endswith("n\\x1b.txt is not a .py file, a zip or a folder")
+    assert found.problems[0].endswith("n\\x1b.txt is not a .py file, a notebook, a zip or a folder")

@@ -71,7 +71,7 @@ def test_a_badly_packaged_zip_is_graded_and_its_problems_listed(tmp_path):
         ({"/etc/evil.py": "x"}, "holds the entry '/etc/evil.py', which points outside"),
         ({"notes.txt": "x"}, r"holds no game.py \(it holds notes.txt\)"),
         ({"a/game.py": GAME, "b/game.py": GAME}, "holds several game.py files"),
-        ({"game.ipynb": "{}"}, "a notebook is not accepted"),
+        ({"game.ipynb": "{}"}, r"game.ipynb is not a notebook that can be read \(.*\); download"),
         ({}, r"holds no game.py \(it is empty\)"),
     ],
     ids=["dot-dot", "absolute", "no game.py", "two game.py", "notebook", "empty"],
@@ -199,7 +199,7 @@ def test_a_python_file_with_another_name_is_graded_as_game_py(tmp_path):
 
 def test_other_files_are_refused(tmp_path):
     (tmp_path / "game.txt").write_text(GAME)
-    with pytest.raises(GraderError, match="is not a game.py, a folder or a zip"):
+    with pytest.raises(GraderError, match="is not a game.py, a notebook, a folder or a zip"):
         _open(tmp_path / "game.txt", tmp_path)
 
 

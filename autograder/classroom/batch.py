@@ -345,7 +345,7 @@ def _grade_one(
         if wants_again(graded, rubric):
             kept = True
             return _Later(job, submission, graded, work, _load())
-        return _graded(job, graded, out, _load())
+        return _graded(job, graded, out, _load(), submission.notes)
     finally:
         if not kept:
             work.cleanup()
@@ -358,12 +358,14 @@ def _again(
     try:
         spawn = processes.spawner(later.submission.source_dir, assignment, rubric)
         graded = graded_again(later.graded, later.submission, assignment, rubric, spawn)
-        return _graded(later.job, graded, out, later.load)
+        return _graded(later.job, graded, out, later.load, later.submission.notes)
     finally:
         later.work.cleanup()
 
 
-def _graded(job: _Job, graded: Graded, out: Path, load: float | None) -> Record:
+def _graded(
+    job: _Job, graded: Graded, out: Path, load: float | None, notes: tuple[str, ...] = ()
+) -> Record:
     """The student's record and reports, written; when all of them would pass
     :data:`REPORTS_MAX`, the games in them cut in the middle (the first plies and the last
     kept) and fewer evidence boards drawn as pictures in the page, as little as needed."""
@@ -380,11 +382,13 @@ def _graded(job: _Job, graded: Graded, out: Path, load: float | None) -> Record:
         },
         missing_layers=list(available().missing()),
     )
-    feedback = markdown(grade, extras=extras, reproduce=job.reproduce)
+    feedback = markdown(grade, notes, extras=extras, reproduce=job.reproduce)
     for plies, pictures in _SHRINKING:
         record = replace(base, games=games_data(grade, plies))
-        results = results_json_text(grade, extras=extras, reproduce=job.reproduce, plies=plies)
-        page = feedback_html(grade, (), extras, job.reproduce, plies, pictures)
+        results = results_json_text(
+            grade, notes, extras=extras, reproduce=job.reproduce, plies=plies
+        )
+        page = feedback_html(grade, notes, extras, job.reproduce, plies, pictures)
         size = sum(len(text.encode()) for text in (feedback, results, page, record.to_json()))
         if size <= REPORTS_MAX:
             break

@@ -108,11 +108,11 @@ class _Intake:
         A zip whose name says it is a student's is never opened here, so a damaged one still
         becomes an entry and is graded zero with intake's reason.
         """
-        if path.suffix.lower() == ".py" or self.looks_like_students(path.name):
+        if path.suffix.lower() in (".py", ".ipynb") or self.looks_like_students(path.name):
             self.candidate(path)
             return
         if path.suffix.lower() != ".zip" and not zipfile.is_zipfile(path):
-            self.problems.append(f"{path} is not a .py file, a zip or a folder")
+            self.problems.append(f"{path} is not a .py file, a notebook, a zip or a folder")
             return
         try:
             with zipfile.ZipFile(path) as archive:

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import IO
 
+from autograder.classroom.notebook import from_notebook, from_script_export, is_script_export
 from autograder.errors import GraderError
 from autograder.games import (
     ASSIGNMENTS,
@@ -59,6 +60,7 @@ class Submission:
     names: tuple[str, ...] = ()  # the files the zip held
     attached: tuple[str, ...] = ()  # files handed in beside it in the same attempt (Canvas)
     late: bool | None = None  # Canvas's LATE flag; None where nothing says (``check``)
+    notes: tuple[str, ...] = ()  # what intake did that the report says: notebook cells not run
 
 
 def is_junk(name: str) -> bool:
@@ -91,9 +93,41 @@ def _missing(root: Path, main: str, label: str) -> Path:
         p.name for p in root.rglob("*") if p.is_file() and not _junk_path(str(p.relative_to(root)))
     )
     hint = f" (it holds {', '.join(others[:5])})" if others else " (it is empty)"
-    if any(name.endswith(".ipynb") for name in others):
-        hint += f"; a notebook is not accepted: export it to {main}"
+    books = [n for n in others if n.lower().endswith(".ipynb")]
+    if len(books) > 1:
+        hint += f"; it holds {len(books)} notebooks: hand in one"
     raise GraderError(f"{label} holds no {main}{hint}")
+
+
+def _notebook_in(root: Path) -> Path | None:
+    """The one notebook in ``root`` (at any depth, leftovers aside), or None."""
+    found = [
+        p
+        for p in root.rglob("*")
+        if p.is_file()
+        and p.suffix.lower() == ".ipynb"
+        and not _junk_path(str(p.relative_to(root)))
+        and ".ipynb_checkpoints" not in p.parts
+    ]
+    return found[0] if len(found) == 1 else None
+
+
+def _as_module(folder: Path, main: str, label: str, notebook: Path | None) -> tuple[str, ...]:
+    """Turn ``notebook`` (else ``main``, when it is a script export) into ``folder/main``, its
+    code cells in order; the report's notes on the cells left out."""
+    target = folder / main
+    if notebook is not None:
+        made = from_notebook(notebook.read_bytes(), admit(notebook.name, "file"))
+    else:
+        try:
+            text = target.read_bytes().decode("utf-8-sig")
+        except (OSError, UnicodeDecodeError):
+            return ()  # the import reports an unreadable file, in its own words
+        if not is_script_export(text):
+            return ()
+        made = from_script_export(text, main)
+    target.write_text(made.source, "utf-8")
+    return made.notes(admit(notebook.name if notebook else label, "file"))
 
 
 def unpack(
@@ -342,22 +376,41 @@ def open_submission(
         if path.is_dir():
             _copy_folder(path, target, label, [MAX_UNPACKED, MAX_ENTRIES])
             target.mkdir(parents=True, exist_ok=True)
-            return Submission(_find_main(target, main, label), label)
+            found, notes = _main_or_notebook(target, main, label)
+            return Submission(found, label, notes=notes)
         if zipfile.is_zipfile(path) or path.suffix.lower() == ".zip":
             target.mkdir(parents=True, exist_ok=True)
             names = unpack(path, target, main)
-            found = _find_main(target, main, admit(path.name, "file"))
+            found, notes = _main_or_notebook(target, main, admit(path.name, "file"))
             kept = tuple(admit(name, "file") for name in names)
-            return Submission(found, label, admit(path.name, "file"), kept)
+            return Submission(found, label, admit(path.name, "file"), kept, notes=notes)
+        if path.suffix.lower() == ".ipynb":
+            target.mkdir(parents=True, exist_ok=True)
+            notes = _as_module(target, main, label, path)
+            return Submission(target, f"{label} (graded as {main})", notes=notes)
         if path.suffix == ".py":
             if path.name != main and path.name in files and (path.parent / main).is_file():
                 path = path.parent / main
             _with_its_modules(path, target, main, label, files)
             shown = label if path.name == main else f"{label} (graded as {main})"
-            return Submission(target, shown)
+            return Submission(target, shown, notes=_as_module(target, main, path.name, None))
     except OSError as err:
         raise GraderError(f"cannot read {label}: {err.strerror or err}") from None
-    raise GraderError(f"{label} is not a {main}, a folder or a zip; submit {main}")
+    raise GraderError(
+        f"{label} is not a {main}, a notebook, a folder or a zip; submit {main} or your notebook"
+    )
+
+
+def _main_or_notebook(target: Path, main: str, label: str) -> tuple[Path, tuple[str, ...]]:
+    """The folder holding ``main`` (made of the one notebook there when there is no ``main``),
+    and the report's notes on notebook cells left out."""
+    notebook = None
+    if not any(p.is_file() for p in target.rglob(main)):
+        notebook = _notebook_in(target)
+    if notebook is not None:
+        return notebook.parent, _as_module(notebook.parent, main, label, notebook)
+    found = _find_main(target, main, label)
+    return found, _as_module(found, main, label, None)
 
 
 def require_files(submission: Submission, pack: GamePack) -> None:

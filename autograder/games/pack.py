@@ -11,6 +11,7 @@ are the pack's own values, handed back to its functions untouched.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -19,6 +20,8 @@ from typing import Any, Protocol
 
 __all__ = [
     "GamePack",
+    "Interface",
+    "DEFAULT_INTERFACE",
     "Check",
     "Verdict",
     "Noted",
@@ -172,10 +175,69 @@ class GamePack:
     checks: Callable[[Any, int], Sequence[Check]] = lambda variant, seed: ()  # V, seed
     # a submission's .py files (name -> source) -> what is missing, in one sentence, or None
     missing: Callable[[Mapping[str, bytes]], str | None] = lambda sources: None
+    # -- other courses' interfaces to the same game: name -> interface (see :class:`Interface`)
+    interfaces: Mapping[str, Interface] = field(default_factory=dict)
 
     @property
     def goal_one(self) -> str:
         return f"an {self.goal}" if self.goal[0] in "aeiou" else f"a {self.goal}"
+
+
+# The pack's fields an interface may replace: what the student writes and how it is called.
+_INTERFACE_FIELDS = (
+    "files",
+    "driver",
+    "move_call",
+    "state",
+    "student_move",
+    "read_move",
+    "format_problem",
+    "rubric",
+    "starter",
+    "solution",
+    "check_criteria",
+    "checks",
+    "missing",
+)
+
+
+@dataclass(frozen=True)
+class Interface:
+    """One course's student interface to a pack's game: the files handed in, the classes they
+    define, how the driver (child side) calls them and the rubric that grades them. The game's
+    rules, probes, opponents, tactics, replays and solver stay the pack's, shared by every
+    interface. A field left None is the pack's own; the default interface replaces nothing.
+    """
+
+    name: str = ""  # "" for the pack's own; else it names the assignments: connect4-notebook
+    course: str = ""  # whose homework this is, for messages: "seed 004's notebook"
+    player_class: str | None = None  # the class the driver constructs; None: the variant's
+    # every class a submission of this interface defines, to tell it from the others
+    classes: tuple[str, ...] = ()
+    entry: str = ""  # how the driver calls the student's code, for messages; "" is "Cls()"
+    aliases: tuple[str, ...] = ()  # other names of its assignments' prefix: "connect4-colab"
+    description: str = ""  # one line for the list of assignments
+    files: tuple[str, ...] | None = None
+    driver: Path | None = None
+    move_call: str | None = None
+    state: Callable[[Any], Any] | None = None
+    student_move: Callable[[Any], Any] | None = None
+    read_move: Callable[[Any, Any], Any] | None = None
+    format_problem: Callable[[Any, Any], str | None] | None = None
+    rubric: Path | None = None
+    starter: Callable[[Any], str] | None = None
+    solution: Callable[[Any], str] | None = None
+    check_criteria: Mapping[str, str] | None = None
+    checks: Callable[[Any, int], Sequence[Check]] | None = None
+    missing: Callable[[Mapping[str, bytes]], str | None] | None = None
+
+    def over(self, pack: GamePack) -> GamePack:
+        """``pack`` as a student of this interface meets it (``pack`` itself for the default)."""
+        changes = {f: getattr(self, f) for f in _INTERFACE_FIELDS if getattr(self, f) is not None}
+        return dataclasses.replace(pack, **changes) if changes else pack
+
+
+DEFAULT_INTERFACE = Interface()
 
 
 def move_marks(pack: GamePack, pos: Any, raw: Any) -> tuple[tuple[int, int, str], ...]:
@@ -189,14 +251,25 @@ def move_marks(pack: GamePack, pos: Any, raw: Any) -> tuple[tuple[int, int, str]
 
 @dataclass(frozen=True)
 class Assignment:
-    """One homework: a pack and one of its rule variants."""
+    """One homework: a game, an interface and a rubric. ``pack`` is the game as the interface
+    presents it (its files, driver and rubric in place of the pack's own); ``game`` the pack as
+    its game defines it, shared by all its interfaces."""
 
     pack: GamePack
     variant: Any  # the pack's own variant value
+    interface: Interface = DEFAULT_INTERFACE
+    game: GamePack = field(init=False, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "game", self.pack)
+        object.__setattr__(self, "pack", self.interface.over(self.pack))
 
     @property
     def name(self) -> str:
-        return str(self.variant.name)
+        base = str(self.variant.name)
+        if not self.interface.name:
+            return base
+        return interface_name(self.game.name, self.interface.name, base)
 
     @property
     def description(self) -> str:
@@ -204,7 +277,17 @@ class Assignment:
 
     @property
     def player_class(self) -> str:
-        return str(self.variant.player_class)
+        return self.interface.player_class or str(self.variant.player_class)
+
+    @property
+    def classes(self) -> tuple[str, ...]:
+        """The classes a submission of this homework defines, all of them."""
+        return self.interface.classes or (self.player_class,)
+
+    @property
+    def entry(self) -> str:
+        """How the course's driver calls the student's code: ``Connect4Player()``."""
+        return self.interface.entry or f"{self.player_class}()"
 
     @property
     def main_file(self) -> str:
@@ -212,3 +295,12 @@ class Assignment:
 
     def side_name(self, side: str) -> str:
         return self.pack.side_names.get(side, side)
+
+
+def interface_name(game: str, interface: str, variant: str) -> str:
+    """An interface's assignment name for a variant: connect4-8x6 -> connect4-notebook-8x6."""
+    if variant == game:
+        return f"{game}-{interface}"
+    if variant.startswith(game + "-"):
+        return f"{game}-{interface}{variant[len(game) :]}"
+    return f"{variant}-{interface}"

@@ -41,6 +41,7 @@ from builtins import (  # noqa: UP029
     getattr,
     isinstance,
     open,
+    range,
     sorted,
     str,
     type,
@@ -277,7 +278,7 @@ def _user_frames(err: BaseException) -> str:
             frames.append((code.co_filename, trace.tb_lineno, code.co_name))
         trace = trace.tb_next
     lines = [
-        f"line {line} in {protocol.short(name)}: {protocol.short(_source(path, line))}"
+        f"{_where(path, line)} in {protocol.short(name)}: {protocol.short(_source(path, line))}"
         for path, line, name in frames[-3:]
     ]
     try:
@@ -286,6 +287,20 @@ def _user_frames(err: BaseException) -> str:
         text = "<unprintable message>"
     head = f"{type(err).__name__}: {text}"
     return head + ("" if not lines else " (" + "; ".join(lines) + ")")
+
+
+def _where(path: str, line: int) -> str:
+    """``line N``; ``cell C, line M`` in a module made of a notebook's cells."""
+    try:
+        if _getline(path, 1).startswith(protocol.NOTEBOOK_HEADER):
+            for number in range(line, 1, -1):
+                text = _getline(path, number)
+                if text.startswith(protocol.CELL_MARK):
+                    cell = text[len(protocol.CELL_MARK) :].split()[0]
+                    return f"cell {cell}, line {line - number}"
+    except BaseException:
+        pass
+    return f"line {line}"
 
 
 def _source(path: str, line: int) -> str:
@@ -365,7 +380,7 @@ def load(source_dir: str, main_file: str) -> tuple[dict[str, Any], types.ModuleT
         unreadable = _encoding_problem(err)
         if unreadable is not None:
             return {"ok": False, "kind": "encoding", "error": unreadable}, None
-        where = f"line {err.lineno}" if err.lineno else "somewhere"
+        where = _where(path, err.lineno) if err.lineno else "somewhere"
         return {"ok": False, "kind": "syntax", "error": f"{err.msg} at {where}"}, None
     except BaseException as err:  # a parser out of memory or recursion
         return {"ok": False, "kind": "crash", "error": _user_frames(err)}, None

@@ -50,6 +50,11 @@ _scan = make_scanner(json.JSONDecoder())  # type: ignore[arg-type]  # the C scan
 _write, _read = os.write, os.read
 
 HEADER = struct.Struct(">I")
+# A notebook handed in becomes a module whose first line starts with NOTEBOOK_HEADER and whose
+# cells each start after a line ``CELL_MARK<n>`` (classroom/notebook.py): the child reads its
+# line numbers back as "cell n, line m".
+NOTEBOOK_HEADER = "# Made by the grader from the notebook"
+CELL_MARK = "# %% cell "
 MAX_MESSAGE = 1 << 20  # bytes in one frame, either way
 MAX_DEPTH = 12  # nesting of a reply: the runner's are three lists deep at most
 _MAX_ITEMS = 16  # longest list or tuple reported item by item

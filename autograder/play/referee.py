@@ -14,6 +14,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from autograder.games import looks_like
 from autograder.games.pack import (
     DRAW,
     Assignment,
@@ -299,9 +300,36 @@ def call_ply(pack: GamePack, side: str, pos: Any, call: Call) -> Ply:
     )
 
 
+def _driver_text(assignment: Assignment) -> str:
+    """How the homework's driver reaches the student's code, in its course's own terms."""
+    if assignment.interface.entry:
+        return f"the grader calls {assignment.entry}, as the homework's own code does"
+    return f"the course's driver creates {assignment.entry}"
+
+
+def _absent(assignment: Assignment, defined: object) -> str:
+    """The homework's classes the submission does not define (its player class at least)."""
+    names = [n.strip() for n in defined.split(",")] if isinstance(defined, str) else []
+    absent = [c for c in assignment.classes if c not in names]
+    return " and ".join(absent) or assignment.player_class
+
+
+def _looks_like(assignment: Assignment, defined: object) -> str:
+    """``; it looks like <homework>: ...`` when the classes defined are another homework's."""
+    names = [n.strip() for n in defined.split(",")] if isinstance(defined, str) else []
+    other = looks_like(names)
+    if other is None or (other.game.name, other.interface) == (
+        assignment.game.name,
+        assignment.interface,
+    ):
+        return ""
+    course = other.interface.course or f"the {other.game.title} homework"
+    return f"; it looks like {course}: grade it with --assignment {other.name}"
+
+
 def _load_problem(reply: Reply, assignment: Assignment, limits: Limits) -> str:
     """One sentence on why the submission could not be started, and what to do."""
-    main, wanted = assignment.main_file, assignment.player_class
+    main = assignment.main_file
     guard = 'move the code that plays a game under `if __name__ == "__main__":`'
     kind, error = reply.data.get("kind"), reply.data.get("error")
     if reply.status is Status.TIMEOUT:
@@ -312,7 +340,9 @@ def _load_problem(reply: Reply, assignment: Assignment, limits: Limits) -> str:
     messages = {
         "input": f"{main} called input() while being imported, and the grader gives it no "
         f"keyboard: {guard}",
-        "syntax": f"{main} has a syntax error ({error}); run `python {main}` to see where",
+        "syntax": f"the notebook has a syntax error ({error}); fix that cell and run it"
+        if isinstance(error, str) and " at cell " in error
+        else f"{main} has a syntax error ({error}); run `python {main}` to see where",
         "sandbox": f"the grader could not fence the submission in ({error}), so it was not "
         "run: this is the grader's problem, not yours; it needs grading again",
         "files": f"{error}; submit only the files of the homework",
@@ -324,8 +354,9 @@ def _load_problem(reply: Reply, assignment: Assignment, limits: Limits) -> str:
         ),
         "package": _package_problem(main, str(error), limits.packages),
         "exit": f"{main} tried to end the program while being imported ({error}): {guard}",
-        "class": f"{main} defines no class {wanted} (it defines: {error or 'no classes'}); "
-        f"the course's driver creates {wanted}(), so keep that name",
+        "class": f"{main} defines no class {_absent(assignment, error)} (it defines: "
+        f"{error or 'no classes'}); "
+        f"{_driver_text(assignment)}, so keep that name{_looks_like(assignment, error)}",
     }
     if isinstance(kind, str) and kind in messages:
         return messages[kind]
@@ -476,7 +507,7 @@ class Referee:
         )
         if self.budget.exhausted:
             return record.end("loss", self.budget.why(limits))
-        construct = f"{self.assignment.player_class}()"
+        construct = self.assignment.entry
         with self.spawn(self.seed * 1000 + number) as proc:
             reply = proc.start()
             if not reply.ok:
@@ -555,7 +586,7 @@ class Referee:
         calls: list[Call] = []
         import_printed = ""
         proc: PlayerProcess | None = None
-        construct = f"{assignment.player_class}()"
+        construct = assignment.entry
         try:
             for index, pos in enumerate(positions, 1):
                 side = assignment.pack.turn(pos)
@@ -597,7 +628,7 @@ class Referee:
         """``make_move`` on ``pos`` by a fresh player in a fresh process seeded ``child_seed``,
         its construction timed with it: a call measured again."""
         side = self.assignment.pack.turn(pos)
-        construct = f"{self.assignment.player_class}()"
+        construct = self.assignment.entry
         with self.spawn(child_seed) as proc:
             reply = proc.start()
             if reply.ok:
@@ -653,7 +684,7 @@ class Referee:
         with self.spawn(self.seed) as proc:
             if not proc.start().ok:
                 return None
-            construct = f"{self.assignment.player_class}()"
+            construct = self.assignment.entry
             if not proc.request(
                 self._new(self.assignment.pack.sides[0], None), limits.import_seconds, construct
             ).ok:
@@ -684,7 +715,7 @@ class Seat:
         reply = self.proc.start()
         if not reply.ok:
             return _load_problem(reply, referee.assignment, referee.limits)
-        construct = f"{referee.assignment.player_class}()"
+        construct = referee.assignment.entry
         reply = self.proc.request(
             referee._new(self.side, None), referee.limits.import_seconds, construct
         )

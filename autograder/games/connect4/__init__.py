@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from autograder.games.connect4 import rules, view
+from autograder.games.connect4 import notebook, rules, view
 from autograder.games.connect4.opponents import OPPONENTS
 from autograder.games.connect4.probes import probe_positions
 from autograder.games.connect4.variants import VARIANTS, parse_variant
@@ -47,4 +47,5 @@ PACK = GamePack(
     parse_variant=parse_variant,
     goal="line",
     move_name=lambda column: f"column {column}",
+    interfaces={"notebook": notebook.INTERFACE},  # seed 004's Agent and Connect4State
 )

@@ -1,0 +1,241 @@
+"""Seed 004's Connect Four homework as its students write it: a notebook with ``Agent`` and
+``Connect4State`` (``notebook_driver.py`` calls them), graded on the Connect Four pack's rules,
+probes and opponents.
+
+The notebook's board is ``board[row][column]``, row 0 at the bottom, -1 for the player who
+moves first (the kit's red), 1 for the other (yellow), 0 empty; ``curr_player_number`` is the
+player to move, and player 1 maximises. Besides the games, four checks ask the student's own
+classes: does ``play`` prune (the states it makes, against plain minimax at the same depth
+through the same class), does it respect ``decision_depth``, does ``apply_action`` return a
+new state, and does ``calculate_value`` see a four in every direction.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+from autograder.games.connect4 import rules
+from autograder.games.pack import Check, Interface, Verdict
+
+__all__ = ["INTERFACE", "PLAY_DEPTH", "SEARCH_DEPTH", "CRITERIA", "state", "checks"]
+
+_HERE = Path(__file__).resolve().parent
+# Agent(PLAY_DEPTH, sign) plays the games: the seed's own code answers in about 0.3 s at depth 4
+# on its 8×6 board on a busy machine (depth 5: 1.7 s; the seed's 6: 6.3 s, past the 5 s tier).
+PLAY_DEPTH = 4
+# The pruning and depth checks: plain minimax at this depth is run beside the agent's search.
+SEARCH_DEPTH = 3
+CALL = "play"
+CRITERIA = {
+    "alphabeta": "play() prunes (alpha-beta)",
+    "depth": "play() respects decision_depth",
+    "successor": "apply_action returns a new state",
+    "lines": "calculate_value sees every line",
+}
+SIGN = {rules.RED: -1, rules.YELLOW: 1}
+DEPTH_KIND = "decision_depth"
+SUCCESSOR_KIND = "apply_action"
+_SHOWN = {-1: "r", 1: "y", 0: " "}
+
+
+def plain_board(pos: rules.Position) -> list[list[int]]:
+    """The notebook's board of ``pos``: rows bottom first, -1, 1 and 0."""
+    cells = {rules.RED: -1, rules.YELLOW: 1}
+    return [[cells.get(cell, 0) for cell in row] for row in reversed(rules.to_board(pos))]
+
+
+def state(pos: rules.Position, depth: int = PLAY_DEPTH) -> dict[str, Any]:
+    """A position as the driver builds the student's ``Connect4State`` from it."""
+    return {"board": plain_board(pos), "player": SIGN[pos.turn], "depth": depth}
+
+
+def _drawn(board: list[list[int]]) -> str:
+    """The board as text, top row first: r moves first (-1), y second (1)."""
+    rows = ["|" + "|".join(_SHOWN.get(c, "?") for c in row) + "|" for row in reversed(board)]
+    return "\n".join([*rows, " " + " ".join(str(c % 10) for c in range(len(board[0])))])
+
+
+def _positions(variant: rules.Variant, rng: random.Random, count: int) -> list[rules.Position]:
+    found: list[rules.Position] = []
+    while len(found) < count:
+        pos = rules.random_position(variant, rng, rng.randint(2, 10))
+        if pos is not None and rules.result(pos) is None and len(rules.legal_moves(pos)) >= 3:
+            found.append(pos)
+    return found
+
+
+def _search_judge(depth: int, kind: str) -> Any:
+    def judge(reply: Mapping[str, Any]) -> str | Verdict | None:
+        """The search's states against plain minimax's; unsure (no pruning was possible in
+        the student's own order) is not charged."""
+        made, deepest = int(reply.get("made", 0)), int(reply.get("deepest", 0))
+        plain, pruned = int(reply.get("minimax", 0)), int(reply.get("alphabeta", 0))
+        if made == 0:  # no search through the notebook's Connect4State, as the homework asks
+            problem = (
+                f"Agent({depth}, sign).play made no state through Connect4State.apply_action"
+                f" (plain minimax at depth {depth} makes {plain}): it does not search the "
+                "states next_states gives"
+            )
+            if plain == 0:  # next_states gives none: the fault is apply_action's, shown there
+                return Verdict(problem, explained_by=SUCCESSOR_KIND)
+            return problem
+        if kind == "depth":
+            if deepest > depth:
+                return (
+                    f"Agent({depth}, sign).play made states {deepest} plies below the position: "
+                    f"decision_depth {depth} is not respected"
+                )
+            return None
+        if made >= plain and pruned < plain:
+            problem = (
+                f"Agent({depth}, sign).play made {made} states; plain minimax at depth {depth} "
+                f"through your Connect4State makes {plain}, and alpha-beta {pruned}: it does "
+                "not prune"
+            )
+            if deepest > depth:  # a deeper search makes more states: charged under depth
+                return Verdict(f"{problem} (it searched {deepest} plies)", explained_by=DEPTH_KIND)
+            return problem
+        return None  # pruned, or no pruning was possible in this order: nothing to charge
+
+    return judge
+
+
+def _successor_judge(board: list[list[int]], column: int, player: int) -> Any:
+    row = next((r for r in range(len(board)) if board[r][column] == 0), None)
+
+    def judge(reply: Mapping[str, Any]) -> str | None:
+        call = f"apply_action({column}, {player})"
+        if reply.get("original") != board:
+            return f"{call} wrote into the state's own board: it must return a new state"
+        child = reply.get("child")
+        if row is None:
+            return None if child is None else f"{call} on a full column returned a state, not None"
+        if child is None:
+            return f"{call} returned None, but column {column} has room"
+        if reply.get("same"):
+            return f"{call} returned the same state: it must return a new one"
+        wanted = [list(r) for r in board]
+        wanted[row][column] = player
+        if child != wanted:
+            return f"{call} did not drop a {player} on row {row} of column {column}"
+        return None
+
+    return judge
+
+
+def _lines_judge(direction: str) -> Any:
+    def judge(reply: Mapping[str, Any]) -> str | None:
+        value = reply.get("value")
+        if not reply.get("terminal"):
+            return f"player 1 has four in a line ({direction}), but isTerminal is False"
+        if reply.get("positive") is not True:
+            return f"player 1 has four in a line ({direction}), but the value is {value!r}"
+        return None
+
+    return judge
+
+
+def _four(variant: rules.Variant, direction: str) -> list[list[int]]:
+    """A board where player 1 has four in ``direction``, held up by player -1's discs."""
+    board = [[0] * variant.columns for _ in range(variant.rows)]
+    for step in range(4):
+        row, column = {
+            "a row": (0, step),
+            "a column": (step, 0),
+            "a rising diagonal": (step, step),
+            "a falling diagonal": (3 - step, step),
+        }[direction]
+        for below in range(row):
+            board[below][column] = board[below][column] or -1
+        board[row][column] = 1
+    return board
+
+
+def checks(variant: rules.Variant, seed: int) -> list[Check]:
+    """The notebook's checks, the same for the same seed."""
+    rng = random.Random(f"connect4-notebook:{seed}")
+    made = []
+    for index, pos in enumerate(_positions(variant, rng, 3), 1):
+        request = {"ask": "search", "state": state(pos), "depth": SEARCH_DEPTH}
+        made.append(
+            Check(
+                "alphabeta",
+                "alpha-beta",
+                f"search position {index}",
+                request,
+                _search_judge(SEARCH_DEPTH, "prune"),
+                rules.render(pos),
+            )
+        )
+    for index, pos in enumerate(_positions(variant, rng, 2), 1):
+        request = {"ask": "search", "state": state(pos), "depth": 2}
+        made.append(
+            Check(
+                "depth",
+                DEPTH_KIND,
+                f"depth position {index}",
+                request,
+                _search_judge(2, "depth"),
+                rules.render(pos),
+            )
+        )
+    for index, pos in enumerate(_positions(variant, rng, 3), 1):
+        board, player = plain_board(pos), SIGN[pos.turn]
+        column = rng.choice(rules.legal_moves(pos))
+        made.append(
+            Check(
+                "successor",
+                SUCCESSOR_KIND,
+                f"apply_action position {index}",
+                {"ask": "apply_action", "state": state(pos), "column": column},
+                _successor_judge(board, column, player),
+                rules.render(pos),
+            )
+        )
+    for direction in ("a row", "a column", "a rising diagonal", "a falling diagonal"):
+        board = _four(variant, direction)
+        made.append(
+            Check(
+                "lines",
+                "calculate_value",
+                f"four in {direction}",
+                {"ask": "terminal", "state": {"board": board, "player": -1, "depth": 0}},
+                _lines_judge(direction),
+                _drawn(board),
+            )
+        )
+    return made
+
+
+def _read_move(raw: Any, pos: rules.Position) -> int:
+    return rules.read_student_move(raw, pos, CALL)
+
+
+def _format_problem(raw: Any, pos: rules.Position) -> str | None:
+    return rules.format_problem(raw, pos, CALL)
+
+
+INTERFACE = Interface(
+    name="notebook",
+    course="seed 004's notebook (Agent and Connect4State)",
+    player_class="Agent",
+    classes=("Agent", "Connect4State"),
+    entry=f"Agent({PLAY_DEPTH}, sign).play(Connect4State(board, agents_sign, player))",
+    aliases=("connect4-colab",),
+    description="seed 004's notebook: Agent(depth, sign).play(Connect4State)",
+    driver=_HERE / "notebook_driver.py",
+    move_call=CALL,
+    state=state,
+    read_move=_read_move,
+    format_problem=_format_problem,
+    rubric=_HERE / "notebook.toml",
+    starter=lambda variant: "starter/connect4-notebook/connect4.ipynb",
+    solution=lambda variant: (
+        "solution/connect4-notebook/game.py"
+    ),  # its script export: it runs as it is
+    check_criteria=CRITERIA,
+    checks=checks,
+)

@@ -1,0 +1,333 @@
+"""Seed 004's notebook homework (``connect4-notebook``): a notebook read as its cells, the game
+cell left out and listed, and the student's own ``Agent`` and ``Connect4State`` graded.
+
+``tests/data/seed004/Connect4_AlphaBeta.ipynb`` is the seed's notebook as its student handed
+it in, built from the seed's cells (its last cell plays a person against the bot)."""
+
+from __future__ import annotations
+
+import csv
+import json
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from autograder.classroom.notebook import from_notebook, from_script_export, module_text
+from autograder.games import find_assignment, infer_assignment, looks_like
+from tests.conftest import ROOT
+
+SEED = ROOT / "tests" / "data" / "seed004" / "Connect4_AlphaBeta.ipynb"
+BOARD = "connect4-notebook-8x6"  # the seed's own board
+
+
+def _export(notebook: Path, target: Path) -> Path:
+    """The notebook as ``jupyter nbconvert --to script`` writes it: markdown as comments, each
+    code cell after an ``# In[ ]:`` marker."""
+    book = nbformat.read(notebook, as_version=4)
+    lines = ["#!/usr/bin/env python", "# coding: utf-8", ""]
+    for cell in book.cells:
+        if cell.cell_type == "markdown":
+            lines += [f"# {line}".rstrip() for line in cell.source.split("\n")] + [""]
+        else:
+            lines += ["# In[ ]:", "", "", cell.source, "", "", ""]
+    target.write_text("\n".join(lines))
+    return target
+
+
+def _edited(tmp_path: Path, name: str, old: str, new: str) -> Path:
+    """The seed's notebook with ``old`` replaced by ``new`` in the cell that holds it."""
+    book = nbformat.read(SEED, as_version=4)
+    cells = [c for c in book.cells if c.cell_type == "code" and old in c.source]
+    assert len(cells) == 1, old
+    cells[0].source = cells[0].source.replace(old, new)
+    path = tmp_path / name
+    nbformat.write(book, path)
+    return path
+
+
+def _check(run_cli, path: Path, tmp_path: Path, *extra: str) -> tuple[dict, str]:  # type: ignore[no-untyped-def]
+    out = tmp_path / f"{path.stem}.json"
+    done = run_cli("check", str(path), "--json", str(out), *extra)
+    assert done.returncode == 0, done.stderr
+    return json.loads(out.read_text()), " ".join(done.stdout.split())
+
+
+def _scores(results: dict) -> dict[str, float]:
+    return {test["tags"][0]: test["score"] for test in results["tests"]}
+
+
+# ---- the notebook as a module -------------------------------------------------------------------
+
+
+def test_the_seeds_game_cell_is_left_out_and_listed():
+    made = from_notebook(SEED.read_bytes(), "Connect4_AlphaBeta.ipynb")
+    assert made.skipped == ((13, "it runs a game loop at top level (line 15: a while loop)"),)
+    assert made.notes("nb.ipynb") == (
+        "nb.ipynb: cell 13 was not run: it runs a game loop at top level (line 15: a while loop)",
+    )
+    assert "env.step()" not in made.source and "class Agent" in made.source
+
+
+def test_the_script_export_is_the_same_cells(tmp_path):
+    export = _export(SEED, tmp_path / "Connect4_AlphaBeta.py")
+    made = from_script_export(export.read_text(), "x")
+    assert made.skipped == from_notebook(SEED.read_bytes(), "x").skipped
+    assert made.source.count("# %% cell ") == 13
+
+
+def test_magics_are_dropped_and_a_prompting_cell_is_left_out():
+    made = module_text(
+        [
+            "%matplotlib inline\nimport math",
+            "!pip install numpy\nif True:\n    %time x = 1\n    y = 2",
+            "def ask():\n    return int(input('move? '))",
+            "class Human:\n    def play(self):\n        return ask()",
+            "Human().play()",
+            "name = input('name? ')",
+            "if __name__ == '__main__':\n    ask()",
+        ],
+        "hw.ipynb",
+    )
+    compile(made.source, "hw", "exec")
+    assert "%" not in made.source.replace("# %% cell", "") and "!pip" not in made.source
+    assert made.skipped == (
+        (5, "it calls play() calls ask() calls input() (line 1)"),
+        (6, "it calls input() at top level (line 1)"),
+    )
+
+
+def test_the_assignment_names_and_inference():
+    assert find_assignment(BOARD).variant.columns == 8
+    assert find_assignment("connect4-notebook").pack.move_call == "play"
+    assert find_assignment("connect4-colab-8x6").name == BOARD
+    sized = find_assignment("connect4-notebook-9x7")
+    assert (sized.name, sized.variant.columns, sized.variant.rows) == (
+        "connect4-notebook-9x7",
+        9,
+        7,
+    )
+    assert find_assignment("connect4").pack.move_call == "make_move"  # the default is unchanged
+    found = infer_assignment(b"class Agent:\n    pass\nclass Connect4State:\n    pass\n", "game.py")
+    assert found is not None
+    assert found[0].name == "connect4-notebook"
+    assert found[1] == "assignment connect4-notebook inferred from classes Agent and Connect4State"
+    assert looks_like(["Agent"]) is None  # one of the two classes is no homework of ours
+
+
+# ---- graded as written (real processes) ---------------------------------------------------------
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(400)  # two gradings of a full notebook
+def test_the_seeds_notebook_scores_full_marks_and_its_export_the_same(run_cli, tmp_path):
+    results, stdout = _check(run_cli, SEED, tmp_path, "--assignment", BOARD)
+    assert results["score"] == 100, stdout
+    assert "Connect4_AlphaBeta.ipynb: cell 13 was not run: it runs a game loop" in stdout
+    export = _export(SEED, tmp_path / "Connect4_AlphaBeta.py")
+    again, stdout = _check(run_cli, export, tmp_path, "--assignment", BOARD)
+    assert _scores(again) == _scores(results), stdout
+    assert "Connect4_AlphaBeta.py: cell 13 was not run" in stdout
+
+
+@pytest.mark.slow
+def test_a_missing_diagonal_loses_the_lines_with_its_board(run_cli, tmp_path):
+    broken = _edited(
+        tmp_path,
+        "nodiagonal.ipynb",
+        "directions = [(3, 0), (0, 3), (3, 3), (3, -3)]",
+        "directions = [(3, 0), (0, 3), (3, 3)]",
+    )
+    results, stdout = _check(run_cli, broken, tmp_path)
+    assert "assignment connect4-notebook inferred from classes Agent and Connect4State" in stdout
+    assert _scores(results)["lines"] == 0
+    output = next(t["output"] for t in results["tests"] if t["tags"][0] == "lines")
+    assert "four in a falling diagonal: player 1 has four in a line (a falling diagonal), but " in (
+        output
+    )
+    assert "|r|r|y| | | | |" in output  # the board: the diagonal held up by the other's discs
+
+
+@pytest.mark.slow
+def test_apply_action_writing_into_its_own_board_loses_points_with_the_board(run_cli, tmp_path):
+    broken = _edited(
+        tmp_path,
+        "inplace.ipynb",
+        "new_board = Connect4State.deepcopy(self.board)",
+        "new_board = self.board",
+    )
+    results, stdout = _check(run_cli, broken, tmp_path, "--assignment", BOARD)
+    scores = _scores(results)
+    assert (scores["successor"], scores["state"]) == (0, 0), stdout
+    output = next(t["output"] for t in results["tests"] if t["tags"][0] == "successor")
+    assert "wrote into the state's own board: it must return a new state" in output
+    assert "position:" in output
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(400)  # two gradings of a full notebook
+def test_a_search_without_pruning_or_deeper_than_asked_is_charged(run_cli, tmp_path):
+    book = nbformat.read(SEED, as_version=4)
+    for cell in book.cells:
+        for cut in (
+            "        if minEval <= alpha:\n            break",
+            "        if beta <= maxEval:\n            break",
+        ):
+            cell.source = cell.source.replace(cut, "        pass")
+    nbformat.write(book, tmp_path / "noprune.ipynb")
+    results, stdout = _check(run_cli, tmp_path / "noprune.ipynb", tmp_path, "--assignment", BOARD)
+    assert (_scores(results)["alphabeta"], _scores(results)["depth"]) == (0, 5), stdout
+    assert "it does not prune" in stdout
+    deeper = _edited(
+        tmp_path, "deeper.ipynb", "self.depth = decision_depth", "self.depth = decision_depth + 1"
+    )
+    results, stdout = _check(run_cli, deeper, tmp_path, "--assignment", BOARD)
+    assert (_scores(results)["alphabeta"], _scores(results)["depth"]) == (20, 0), stdout
+    assert "decision_depth 2 is not respected" in stdout
+
+
+@pytest.mark.slow
+def test_an_error_reads_cell_and_line(run_cli, tmp_path):
+    broken = _edited(tmp_path, "nameerror.ipynb", "    index = 0\n", "    index = undefined_name\n")
+    results, stdout = _check(run_cli, broken, tmp_path, "--assignment", BOARD)
+    assert results["score"] < 50
+    assert "cell 7, line 16 in apply_action: index = undefined_name" in json.dumps(results)
+
+
+@pytest.mark.slow
+def test_another_homework_is_told_which_assignment_it_looks_like(run_cli, tmp_path):
+    results, _ = _check(run_cli, SEED, tmp_path, "--assignment", "connect4")
+    assert results["score"] == 0
+    assert results["tests"][0]["output"].startswith(
+        "game.py defines no class Connect4Player (it defines: Agent, AgentType, Connect4Env, "
+        "Connect4State, Enum); the course's driver creates Connect4Player(), so keep that name; "
+        "it looks like seed 004's notebook (Agent and Connect4State): grade it with "
+        "--assignment connect4-notebook"
+    )
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(400)  # two gradings of a full notebook
+def test_canvas_notebooks_and_a_zipped_one_are_graded(run_cli, tmp_path):
+    download = tmp_path / "download"
+    download.mkdir()
+    (download / "khalafiilya_123_456_Connect4_AlphaBeta.ipynb").write_bytes(SEED.read_bytes())
+    with zipfile.ZipFile(download / "doejane_124_457_connect4.zip", "w") as archive:
+        archive.write(SEED, "hw4/hw.ipynb")
+    out = tmp_path / "out"
+    done = run_cli("grade", str(download), "-a", BOARD, "--out", str(out))
+    assert done.returncode == 0, done.stderr
+    with (out / "grades.csv").open() as handle:
+        rows = {row["student"]: row for row in csv.DictReader(handle)}
+    assert {s: (r["score"], r["status"]) for s, r in rows.items()} == {
+        "123": ("100", "graded"),
+        "124": ("100", "graded"),
+    }
+    feedback = (out / "students" / "124" / "feedback.md").read_text()
+    assert "hw.ipynb: cell 13 was not run: it runs a game loop at top level" in feedback
+    assert str(tmp_path) not in (out / "grades.csv").read_text()
+
+
+# ---- the material: starter, answer key, solution and the example class ------------------------
+
+
+def test_the_notebooks_and_the_example_class_are_current():
+    """The starter's, answer key's and solution's notebooks and the example class are what
+    examples/make_connect4_notebook_examples.py writes, byte for byte."""
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "examples" / "make_connect4_notebook_examples.py"), "--check"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=ROOT,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(400)  # six notebooks, graded whole
+def test_the_example_class_keeps_its_grades(run_cli, tmp_path):
+    """The docs' command on examples/connect4-notebook: the points per criterion on record in
+    tests/data/connect4_notebook_example_grades.csv, the roster matched whole."""
+    out = tmp_path / "grades"
+    folder = ROOT / "examples" / "connect4-notebook"
+    done = run_cli(
+        "grade",
+        str(folder / "submissions"),
+        "--assignment",
+        BOARD,
+        "--out",
+        str(out),
+        "--roster",
+        str(folder / "roster.csv"),
+    )
+    assert done.returncode == 0, done.stderr
+    assert "roster:" not in done.stderr
+    with (ROOT / "tests" / "data" / "connect4_notebook_example_grades.csv").open() as handle:
+        expected = list(csv.DictReader(handle))
+    columns = tuple(expected[0])
+    with (out / "grades.csv").open() as handle:
+        graded = [tuple(row[c] for c in columns) for row in csv.DictReader(handle)]
+    assert graded == [tuple(row[c] for c in columns) for row in expected]
+
+
+@pytest.mark.slow
+def test_an_agent_that_is_a_person_by_default_is_asked_as_a_bot(run_cli, tmp_path):
+    """The driver passes ``AgentType.Bot`` where the notebook has it: an Agent whose default
+    mode is Human still plays its search, never ``input()``."""
+    human = _edited(
+        tmp_path,
+        "human.ipynb",
+        "mode:AgentType = AgentType.Bot",
+        "mode:AgentType = AgentType.Human",
+    )
+    results, stdout = _check(run_cli, human, tmp_path, "--assignment", BOARD)
+    assert results["score"] == 100, stdout
+
+
+@pytest.mark.slow
+def test_a_syntax_error_names_its_cell(run_cli, tmp_path):
+    broken = _edited(tmp_path, "syntax.ipynb", "def next_states(self):", "def next_states(self:")
+    results, _ = _check(run_cli, broken, tmp_path, "--assignment", BOARD)
+    assert results["score"] == 0
+    assert results["tests"][0]["output"].startswith(
+        "the notebook has a syntax error ('(' was never closed at cell 8, line 1); fix that cell "
+        "and run it"
+    )
+
+
+def test_a_notebook_of_any_homework_is_opened_as_its_main_module(tmp_path):
+    """A Teeko notebook in a zip: its cells become game.py, and the assignment is inferred."""
+    from autograder.classroom.intake import choose_assignment, open_submission
+
+    book = nbformat.v4.new_notebook()
+    book.cells = [
+        nbformat.v4.new_markdown_cell("# HW8"),
+        nbformat.v4.new_code_cell("%load_ext autoreload\nclass TeekoPlayer:\n    pass"),
+        nbformat.v4.new_code_cell("TeekoPlayer()\nmove = input('your move: ')"),
+    ]
+    with zipfile.ZipFile(tmp_path / "hw8.zip", "w") as archive:
+        archive.writestr("hw8/teeko.ipynb", nbformat.writes(book))
+    work = tmp_path / "work"
+    work.mkdir()
+    submission = open_submission(tmp_path / "hw8.zip", work, "game.py", ("game.py",))
+    source = (submission.source_dir / "game.py").read_text()
+    assert "class TeekoPlayer" in source and "move = input(" not in source
+    assert "%load_ext" not in source
+    assert submission.notes == (
+        "teeko.ipynb: cell 2 was not run: it calls input() at top level (line 2)",
+    )
+    found, how = choose_assignment(None, submission, "game.py")
+    assert (found.name, how) == ("teeko", "assignment teeko inferred from class TeekoPlayer")
+
+
+def test_an_unreadable_notebook_is_one_sentence(tmp_path):
+    from autograder.classroom.intake import open_submission
+    from autograder.errors import GraderError
+
+    (tmp_path / "hw.ipynb").write_text('{"cells": 3}')
+    with pytest.raises(GraderError, match=r"^hw.ipynb is not a notebook that can be read \(.*\); "):
+        open_submission(tmp_path / "hw.ipynb", tmp_path, "game.py", ("game.py",))
