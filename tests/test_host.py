@@ -208,6 +208,32 @@ def test_each_call_reports_the_cpu_time_of_all_its_processes(tmp_path):
     assert 0.25 < reply.cpu_seconds < reply.seconds + 0.05
 
 
+@needs_cgroups
+def test_sleeping_is_the_submissions_own_time_and_stopped_at_the_limit(tmp_path):
+    """Its own time leaves out only its waits for a busy CPU: a make_move that sleeps spends
+    its own time (the student made the grader wait), so a short sleep is timed whole and a long
+    one is stopped at the limit on its own clock, not at the wall-clock backstop."""
+    source = _player(
+        """
+        TeekoPlayer.calls = getattr(TeekoPlayer, "calls", 0) + 1
+        time.sleep(0.3 if TeekoPlayer.calls == 1 else 30)
+        return [(0, 0)]
+        """,
+        prelude="import time",
+    )
+    limits = Limits(call_seconds=1.0, import_seconds=5.0)
+    with _real(tmp_path, source, limits) as proc:
+        short = _constructed(proc).request({"op": "move"}, 1.0, "make_move")
+        began = time.monotonic()
+        long = proc.request({"op": "move"}, 1.0, "make_move")
+        took = time.monotonic() - began
+    assert short.ok and short.own_seconds is not None and short.cpu_seconds is not None
+    assert short.own_seconds >= 0.29 and short.cpu_seconds < 0.1
+    assert long.status is Status.TIMEOUT and not long.by_wall, long.detail
+    assert long.own_seconds is not None and long.own_seconds >= 1.0
+    assert took < limits.call_seconds * limits.wall_factor
+
+
 @needs_fence
 def test_a_package_the_rubric_does_not_allow_cannot_be_imported_fenced(tmp_path):
     source = "import numpy\nimport rich\n"
