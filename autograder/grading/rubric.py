@@ -48,7 +48,8 @@ OPTIONS: dict[tuple[str, str], tuple[type, str]] = {
     ("limits", "wall_factor"): (
         float,
         "where own time is measured: a call whose wall time reaches this many times "
-        "call_seconds is stopped whatever its own time (a backstop)",
+        "call_seconds (times the load per core, when above 1) is stopped whatever its own "
+        "time (a backstop)",
     ),
     ("limits", "import_seconds"): (float, "importing the submission, and constructing the player"),
     ("limits", "timeouts_before_giving_up"): (

@@ -16,8 +16,10 @@ grader's clock is not running.
 Where the cgroup shows it, each call is also timed on the submission's **own time**: its CPU
 time, plus the time it chose to wait (sleep, block on I/O); the time its threads were ready to
 run but waited for a CPU held by other work on the machine is left out. The hard limit is
-judged on that clock, with a wall-clock backstop (``limits.wall_factor`` times the limit).
-Elsewhere the limit is wall time.
+judged on that clock, with a wall-clock backstop: ``limits.wall_factor`` times the limit, and
+that again times the machine's load per core when it is above one (on a machine five times
+oversubscribed a computing call takes five times its own time). Elsewhere the limit is wall
+time.
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
+from autograder.play.busy import machine_load
 from autograder.play.cgroups import JOIN_FAILED, Cgroup
 from autograder.play.launch import Launch
 from autograder.play.output import OutputTail
@@ -112,8 +115,10 @@ class PlayerProcess:
         *,
         spawn: Callable[..., Any] | None = None,
         clock: Callable[[], float] = time.monotonic,
+        load: Callable[[], tuple[float, int] | None] = machine_load,
     ) -> None:
         self.launch = launch
+        self._load = load
         self.limits = launch.limits
         self.protections = launch.protections
         self._spawn = spawn or subprocess.Popen  # looked up now, so tests can patch it
@@ -275,9 +280,11 @@ class PlayerProcess:
     def _await(self, began: float, seconds: float, doing: str, usage: _Usage) -> Reply:
         """Wait for the reply. With an own clock the call is stopped when its own time passes
         ``seconds`` or its wall time the backstop; its own time never runs faster than the
-        wall clock, so it is first looked at when the wall time reaches the limit."""
+        wall clock, so it is first looked at when the wall time reaches the limit. The backstop
+        is stretched by the load per core once, when first reached."""
         measured = usage.cpu is not None and usage.waits is not None
-        backstop = began + seconds * (self.limits.wall_factor if measured else 1.0)
+        factor = self.limits.wall_factor if measured else 1.0
+        backstop, stretched = began + seconds * factor, not measured
         look = began + seconds
         while True:
             message = self._frames.take()
@@ -286,12 +293,18 @@ class PlayerProcess:
             if self.dead is not None:
                 return self.dead
             now = self._clock()
+            if now >= backstop and not stretched:
+                load, stretched = self._load(), True
+                factor *= max(1.0, load[0] / load[1]) if load is not None else 1.0
+                backstop = began + seconds * factor
             if now >= backstop:
-                return self._timed_out(began, seconds, doing, usage, by_wall=True)
+                return self._timed_out(began, seconds, doing, usage, factor)
             if measured and now >= look:
                 own = self._own(usage, now - began)[1]
                 if own is None or own >= seconds:
-                    return self._timed_out(began, seconds, doing, usage, by_wall=own is None)
+                    return self._timed_out(
+                        began, seconds, doing, usage, 1.0 if own is None else None
+                    )
                 look = now + min(max(seconds - own, 0.01), _CHECK_EVERY)
             if not self._pump(min(look, backstop) - now):
                 return self._ended(doing, began)
@@ -410,15 +423,18 @@ class PlayerProcess:
         seconds: float,
         doing: str,
         usage: _Usage | None = None,
-        by_wall: bool = True,
+        backstop: float | None = 1.0,
     ) -> Reply:
+        """Stop the call; ``backstop`` is how many times the limit the wall clock ran, or None
+        when its own time passed the limit."""
         wall = self._clock() - began
         cpu, own = self._own(usage, wall) if usage is not None else (None, None)
+        by_wall = backstop is not None
         detail = f"{doing} was still running after {seconds:g} s and was stopped"
         if own is not None and by_wall:
             detail = (
                 f"{doing} was still running after {wall:.1f} s of wall time "
-                f"({self.limits.wall_factor:g} times the {seconds:g} s limit) and was stopped; "
+                f"({backstop:.3g} times the {seconds:g} s limit, the backstop) and was stopped; "
                 f"it had used {own:.2f} s of its own time"
             )
         elif own is not None and wall - own >= 0.5:
