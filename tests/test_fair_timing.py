@@ -11,6 +11,7 @@ import os
 import re
 import subprocess
 import sys
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 from types import SimpleNamespace
@@ -21,6 +22,7 @@ import pytest
 from autograder.classroom.submission import load_warning
 from autograder.games.teeko.probes import probe_positions
 from autograder.grading.scoring import score
+from autograder.play.busy import alone, sharing
 from autograder.play.host import Reply, Status
 from autograder.play.protocol import encode
 from autograder.play.referee import Budget, Call, Referee, Session
@@ -334,3 +336,37 @@ def test_check_warns_once_when_the_load_was_above_the_cores(own, loads, warning)
     session = _session(Call("probe 1", DROP, "drop", Status.OK, 2.0, own_seconds=own))
     said = load_warning(loads, session)
     assert said == warning if warning is None else said is not None and said.startswith(warning)
+
+
+def test_a_call_asked_again_alone_waits_for_the_calls_in_flight_and_holds_new_ones_back():
+    """The batch's workers are threads: while one asks a call again alone, none of the others'
+    calls runs beside it."""
+    log: list[str] = []
+    in_flight, release, alone_began = threading.Event(), threading.Event(), threading.Event()
+
+    def neighbour() -> None:
+        with sharing():
+            in_flight.set()
+            release.wait(30)
+            log.append("neighbour's call ended")
+
+    def latecomer() -> None:
+        alone_began.wait(30)
+        with sharing():
+            log.append("latecomer's call ran")
+
+    threads = [threading.Thread(target=neighbour), threading.Thread(target=latecomer)]
+    threads[0].start()
+    assert in_flight.wait(30)
+    threads[1].start()
+    threading.Timer(0.2, release.set).start()
+    with alone():
+        alone_began.set()
+        log.append("alone")
+        with sharing():  # its own calls run
+            log.append("its own call ran")
+        threads[1].join(0.2)
+        assert threads[1].is_alive(), "the latecomer waits"
+    for thread in threads:
+        thread.join(30)
+    assert log == ["neighbour's call ended", "alone", "its own call ran", "latecomer's call ran"]

@@ -37,7 +37,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
-from autograder.play.busy import machine_load
+from autograder.play.busy import machine_load, sharing
 from autograder.play.cgroups import JOIN_FAILED, Cgroup
 from autograder.play.launch import Launch
 from autograder.play.output import OutputTail
@@ -257,6 +257,10 @@ class PlayerProcess:
 
         ``doing`` names the call for messages ("make_move", "place_piece", ...).
         """
+        with sharing():
+            return self._request(message, seconds, doing)
+
+    def _request(self, message: dict[str, Any], seconds: float, doing: str) -> Reply:
         if self.dead is not None:
             return self.dead
         usage = _Usage(self._cpu(), self._waits())

@@ -24,7 +24,7 @@ from autograder.games.pack import (
     move_marks,
 )
 from autograder.games.tactics import tactic_positions
-from autograder.play.busy import busy_note, machine_load
+from autograder.play.busy import alone, busy_note, machine_load
 from autograder.play.host import PlayerProcess, Reply, Status
 from autograder.play.launch import Launch, Limits
 from autograder.play.protocol import cut_size, decode
@@ -424,14 +424,16 @@ class Referee:
         self, proc: PlayerProcess, where: str, pos: Any, before: Sequence[tuple[Reply, str]]
     ) -> tuple[Call, PlayerProcess]:
         """``_ask``; a call the wall clock stopped while the machine was busy is asked again
-        alone (same position, same seed, a fresh process) before it counts: answered, the
+        alone (same position, same seed, a fresh process, no other call of this grader beside
+        it) before it counts: answered, the
         second call stands (its move, its time); stopped again, the timeout is confirmed.
         Returns the call and the process to go on with (the fresh one after asking again)."""
         call = self._ask(proc, where, pos, before)
         if call.busy is None or call.child_seed is None:
             return call, proc
         proc.close()
-        again, fresh = self._fresh(where, pos, call.child_seed)
+        with alone():  # a batch's other workers finish their calls and wait
+            again, fresh = self._fresh(where, pos, call.child_seed)
         if again.answered:
             return replace(again, measured=(call.seconds, again.judged), busy=call.busy), fresh
         if again.status is not Status.TIMEOUT or again.busy is not None:
