@@ -94,9 +94,12 @@ class _Usage:
 
 
 def _waited(before: dict[int, int], after: dict[int, int]) -> float:
-    """Seconds its threads waited for a CPU between two looks; a thread that ended meanwhile
-    takes its wait with it (which can only lengthen the submission's own time)."""
-    return sum(max(ns - before.get(tid, 0), 0) for tid, ns in after.items()) / 1e9
+    """Seconds the thread that waited longest for a CPU waited between two looks. Not the sum:
+    threads woken together (every thread is woken when the group is thawed) wait side by side,
+    and one thread's wait is what held the call up; several computing threads are charged by
+    their CPU time anyway. A thread that ended meanwhile takes its wait with it. Either way the
+    submission's own time can only come out longer, never shorter, than what it spent."""
+    return max((ns - before.get(tid, 0) for tid, ns in after.items()), default=0) / 1e9
 
 
 def _signal_name(number: int) -> str:
@@ -437,9 +440,9 @@ class PlayerProcess:
         detail = f"{doing} was still running after {seconds:g} s and was stopped"
         if own is not None and by_wall:
             detail = (
-                f"{doing} was still running after {wall:.1f} s of wall time "
-                f"({backstop:.3g} times the {seconds:g} s limit, the backstop) and was stopped; "
-                f"it had used {own:.2f} s of its own time"
+                f"{doing} was stopped by the wall-clock backstop after {wall:.1f} s of wall "
+                f"time ({backstop:.3g} times the {seconds:g} s limit); it had used {own:.2f} s "
+                "of its own time"
             )
         elif own is not None and wall - own >= 0.5:
             detail += f" ({wall:.1f} s of wall time: it also waited for the machine's CPU)"

@@ -391,9 +391,10 @@ class Referee:
         if self.budget.exhausted:
             return self._skipped(where, pos)
         limits = self.limits
-        spent = sum(reply.judged for reply, _ in before)
+        spent = sum(reply.seconds for reply, _ in before)
+        left = limits.call_seconds - sum(reply.judged for reply, _ in before)  # on its clock
         doing = self.assignment.pack.move_call
-        reply = proc.request({"op": "move"}, max(limits.call_seconds - spent, 0.0), doing)
+        reply = proc.request({"op": "move"}, max(left, 0.0), doing)
         busy = busy_note(self.load()) if reply.status is Status.TIMEOUT and reply.by_wall else None
         if busy is None:
             self.budget.record(reply)
@@ -408,6 +409,12 @@ class Referee:
         names = " and ".join(dict.fromkeys(doing for _, doing in before))
         if reply.status is Status.TIMEOUT:
             error = f"{doing} was still running after {limits.call_seconds:g} s and was stopped"
+            if reply.by_wall and None not in owns:
+                error = (
+                    f"{doing} was stopped by the wall-clock backstop after "
+                    f"{call.seconds + spent:.1f} s of wall time; it had used "
+                    f"{sum(o or 0.0 for o in owns):.2f} s of its own time"
+                )
             if spent >= SHOWN_BEFORE:
                 error += f" ({spent:.2f} s of it in {names}, called before {doing})"
         return replace(
@@ -425,19 +432,20 @@ class Referee:
     ) -> tuple[Call, PlayerProcess]:
         """``_ask``; a call the wall clock stopped while the machine was busy is asked again
         alone (same position, same seed, a fresh process, no other call of this grader beside
-        it) before it counts: answered, the
-        second call stands (its move, its time); stopped again, the timeout is confirmed.
-        Returns the call and the process to go on with (the fresh one after asking again)."""
+        it) before it counts: answered, the second call stands (its move, its time); else the
+        timeout is confirmed. Returns the call and the process to go on with (the fresh one
+        after asking again)."""
         call = self._ask(proc, where, pos, before)
         if call.busy is None or call.child_seed is None:
             return call, proc
         proc.close()
+        used = self.budget.used
         with alone():  # a batch's other workers finish their calls and wait
             again, fresh = self._fresh(where, pos, call.child_seed)
         if again.answered:
             return replace(again, measured=(call.seconds, again.judged), busy=call.busy), fresh
-        if again.status is not Status.TIMEOUT or again.busy is not None:
-            self.budget.confirm()  # not counted yet: its first stop was not confirmed
+        if self.budget.used == used:  # the second stop was not counted either: count one
+            self.budget.confirm()
         error = (
             f"{call.error} (the machine was busy, {call.busy}: asked again alone in a fresh "
             f"process, {again.error or 'it made no move'})"
