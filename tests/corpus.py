@@ -395,7 +395,7 @@ _random.Random.choice = lambda self, seq: seq[0]
 """
 _PATCH_TIME = """
 import time as _real_time
-_clock = _real_time.perf_counter
+_clock = _real_time.process_time  # CPU work: its own time whatever the load
 for _name in ("time", "monotonic", "perf_counter", "process_time", "thread_time"):
     setattr(_real_time, _name, lambda: 0.0)
 _real_time.sleep = lambda seconds: None
@@ -586,6 +586,9 @@ _try("socket", lambda: _unix("$socket"))
 _try("abstract", lambda: _unix("\\0$service"))
 """
 )
+# A check of an attack that does 1.3 s of CPU work in several calls: judged on its own time,
+# the work is the same on a busy machine, but each call's wall time grows with the load.
+_CPU_WORK_SECONDS = 120.0
 _BUSY = """
 def _busy(seconds):  # real CPU work: its own time is the same on a busy machine
     import time
@@ -820,18 +823,21 @@ ATTACKS: dict[str, Attack] = {
         patched(prelude=_SEARCHES_IN_SETTER),
         _grade(time=13),
         "of it in TeekoPlayer(), called before make_move",
+        seconds=_CPU_WORK_SECONDS,
     ),
     "searches-in-init": Attack(
         "time",
         patched(init="_busy(1.3)", prelude=_BUSY),
         _grade(time=13),
         "of it in TeekoPlayer(), called before make_move",
+        seconds=_CPU_WORK_SECONDS,
     ),
     "searches-in-opponent-move": Attack(
         "time",
         patched(prelude=_SEARCHES_IN_OPPONENT_MOVE),
         _grade(time=13),
         "of it in place_piece/opponent_move, called before make_move",
+        seconds=_CPU_WORK_SECONDS,
     ),
     "answers-before-the-request": Attack(
         "time",
@@ -1133,6 +1139,7 @@ ATTACKS: dict[str, Attack] = {
         _grade(time=13),
         "slowest make_move: 1.3",
         same_games_as="honest",
+        seconds=_CPU_WORK_SECONDS,
     ),
     "patches-builtins-json-and-copy": Attack(
         "grader",

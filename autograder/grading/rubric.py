@@ -80,8 +80,9 @@ OPTIONS: dict[tuple[str, str], tuple[type, str]] = {
     ("time", "tiers"): (list, "{seconds, points}: the first tier the slowest move fits earns"),
     ("time", "measure_again"): (
         int,
-        "calls whose time would cost a tier are measured again alone, slowest first, this many "
-        "at most per submission; the better time counts (0: never)",
+        "calls whose wall time would cost a tier are measured again alone, slowest first, this "
+        "many at most per submission; the better time counts (0: never); calls timed on the "
+        "submission's own time (cgroups) are not",
     ),
     ("wins", "tiers"): (list, "{wins, points}: the first tier the games won reach earns"),
     ("tactics", "probes"): (

@@ -1,8 +1,8 @@
 """Measuring slow calls again, alone: a busy grading machine must not cost time points.
 
 A call's wall time depends on what else ran beside it (a neighbour in ``--jobs``, another
-user's job); its own time (``host.py``), where measured, hardly does. When a call's judged
-time would cost a time tier, it is played again on the same
+user's job); its own time (``host.py``), where measured, does not, and such calls are not
+measured again. When a wall-clock time would cost a time tier, it is played again on the same
 position, in a fresh process with the same seed, when nothing of the batch runs beside it;
 the better of the two figures counts and both are kept for the report. Only the time is
 taken from the second run: the move judged is the first one.
@@ -19,14 +19,19 @@ __all__ = ["measure_again", "slow_calls"]
 
 
 def slow_calls(session: Session, over: float) -> list[Call]:
-    """The answered calls judged slower than ``over`` seconds not yet measured again, slowest
-    first."""
+    """The answered calls timed on the wall clock slower than ``over`` seconds, not yet
+    measured again, slowest first. A call timed on its own time is not among them: the load
+    does not change that, so a second run would only cost the grader time."""
     calls = [
         c
         for c in session.calls
-        if c.answered and c.judged > over and c.measured is None and c.child_seed is not None
+        if c.answered
+        and c.own_seconds is None
+        and c.seconds > over
+        and c.measured is None
+        and c.child_seed is not None
     ]
-    return sorted(calls, key=lambda c: -c.judged)
+    return sorted(calls, key=lambda c: -c.seconds)
 
 
 def measure_again(session: Session, spawn: Spawner, over: float, most: int) -> Session:
@@ -40,8 +45,8 @@ def measure_again(session: Session, spawn: Spawner, over: float, most: int) -> S
         first = slow[0]
         assert first.child_seed is not None
         again = referee.alone(first.where, first.position, first.child_seed)
-        seconds = again.judged if again.answered else math.inf
-        better = again if seconds < first.judged else first
+        seconds = again.seconds if again.answered else math.inf
+        better = again if seconds < first.seconds else first
         session = _replaced(
             session,
             first,
@@ -52,7 +57,7 @@ def measure_again(session: Session, spawn: Spawner, over: float, most: int) -> S
                 other_calls=better.other_calls,
                 cpu_seconds=better.cpu_seconds,
                 own_seconds=better.own_seconds,
-                measured=(first.judged, seconds),
+                measured=(first.seconds, seconds),
             ),
         )
     return session

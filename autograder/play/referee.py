@@ -514,7 +514,7 @@ class Referee:
                 else:
                     sync = proc.request(
                         {"op": "sync", "own": own, "opp": theirs, "state": pack.state(record.pos)},
-                        max(limits.call_seconds - sum(r.seconds for r, _ in before), 0.0),
+                        max(limits.call_seconds - sum(r.judged for r, _ in before), 0.0),
                         "place_piece/opponent_move",
                     )
                     before.append((sync, "place_piece/opponent_move"))
