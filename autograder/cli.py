@@ -44,7 +44,7 @@ from autograder.classroom.intake import (
 )
 from autograder.classroom.records import Entry, Record
 from autograder.classroom.similarity import compare_class, kit_boilerplate, write_similarity
-from autograder.classroom.submission import grade_submission
+from autograder.classroom.submission import grade_submission, load_warning
 from autograder.classroom.summary import write_summary
 from autograder.errors import GraderError, run_command
 from autograder.files import write_atomic
@@ -57,6 +57,7 @@ from autograder.grading.similarity import Settings
 from autograder.live.server import make_server, serve
 from autograder.live.table import PROJECT_ROOT, Table
 from autograder.oracle.commands import add_oracle_commands
+from autograder.play.busy import machine_load
 from autograder.play.launch import missing_packages
 from autograder.play.sandbox import available, missing_line
 from autograder.play.untrusted import shell_word
@@ -102,15 +103,20 @@ def _check(args: argparse.Namespace) -> int:
             f"grading {submission.label} as {assignment.name}, seed {args.seed} ...",
             file=sys.stderr,
         )
+        loads = [machine_load()]
         graded = grade_submission(
             submission, assignment, rubric, args.seed, extras=_extra_options(rubric.extras, args)
         )
+        loads.append(machine_load())
     reproduce = _command(
         ["check", args.submission, "--assignment", assignment.name, "--seed", str(args.seed)],
         ["--rubric", args.rubric] if args.rubric else [],
         _extra_args(args),
     )
     terminal(graded.grade, notes, extras=graded.extras, reproduce=reproduce)
+    warning = load_warning(loads, graded.grade.session)
+    if warning is not None:
+        print(warning, file=sys.stderr)
     if args.json:
         _write(Path(args.json), results_json_text(graded.grade, notes, graded.extras, reproduce))
     if args.markdown:

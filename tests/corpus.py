@@ -409,7 +409,7 @@ _random.Random.choice = lambda self, seq: seq[0]
 """
 _PATCH_TIME = """
 import time as _real_time
-_clock = _real_time.perf_counter
+_clock = _real_time.process_time  # CPU work: its own time whatever the load
 for _name in ("time", "monotonic", "perf_counter", "process_time", "thread_time"):
     setattr(_real_time, _name, lambda: 0.0)
 _real_time.sleep = lambda seconds: None
@@ -587,11 +587,14 @@ _try("socket", lambda: _unix("$socket"))
 _try("abstract", lambda: _unix("\\0$service"))
 """
 )
+# A check of an attack that does 1.3 s of CPU work in several calls: judged on its own time,
+# the work is the same on a busy machine, but each call's wall time grows with the load.
+_CPU_WORK_SECONDS = 120.0
 _BUSY = """
-def _busy(seconds):  # real CPU work, measured with a clock the submission does not patch
+def _busy(seconds):  # real CPU work: its own time is the same on a busy machine
     import time
-    began = time.perf_counter()
-    while time.perf_counter() - began < seconds:
+    began = time.process_time()
+    while time.process_time() - began < seconds:
         pass
 """
 _SEARCHES_IN_SETTER = (
@@ -1034,18 +1037,21 @@ ATTACKS: dict[str, Attack] = {
         patched(prelude=_SEARCHES_IN_SETTER),
         _grade(time=13),
         "of it in TeekoPlayer(), called before make_move",
+        seconds=_CPU_WORK_SECONDS,
     ),
     "searches-in-init": Attack(
         "time",
         patched(init="_busy(1.3)", prelude=_BUSY),
         _grade(time=13),
         "of it in TeekoPlayer(), called before make_move",
+        seconds=_CPU_WORK_SECONDS,
     ),
     "searches-in-opponent-move": Attack(
         "time",
         patched(prelude=_SEARCHES_IN_OPPONENT_MOVE),
         _grade(time=13),
         "of it in place_piece/opponent_move, called before make_move",
+        seconds=_CPU_WORK_SECONDS,
     ),
     "answers-before-the-request": Attack(
         "time",
@@ -1394,6 +1400,7 @@ ATTACKS: dict[str, Attack] = {
         _grade(time=13),
         "slowest make_move: 1.3",
         same_games_as="honest",
+        seconds=_CPU_WORK_SECONDS,
     ),
     "patches-builtins-json-and-copy": Attack(
         "grader",

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from autograder.play.host import PlayerProcess, Status
+from autograder.play.host import PlayerProcess, Status, _Usage
 from autograder.play.launch import Limits
 from autograder.play.sandbox import INSTALL_BWRAP, Protections, available
 from tests.conftest import launch
@@ -208,6 +208,32 @@ def test_each_call_reports_the_cpu_time_of_all_its_processes(tmp_path):
     assert 0.25 < reply.cpu_seconds < reply.seconds + 0.05
 
 
+@needs_cgroups
+def test_sleeping_is_the_submissions_own_time_and_stopped_at_the_limit(tmp_path):
+    """Its own time leaves out only its waits for a busy CPU: a make_move that sleeps spends
+    its own time (the student made the grader wait), so a short sleep is timed whole and a long
+    one is stopped at the limit on its own clock, not at the wall-clock backstop."""
+    source = _player(
+        """
+        TeekoPlayer.calls = getattr(TeekoPlayer, "calls", 0) + 1
+        time.sleep(0.3 if TeekoPlayer.calls == 1 else 30)
+        return [(0, 0)]
+        """,
+        prelude="import time",
+    )
+    limits = Limits(call_seconds=1.0, import_seconds=5.0)
+    with _real(tmp_path, source, limits) as proc:
+        short = _constructed(proc).request({"op": "move"}, 1.0, "make_move")
+        began = time.monotonic()
+        long = proc.request({"op": "move"}, 1.0, "make_move")
+        took = time.monotonic() - began
+    assert short.ok and short.own_seconds is not None and short.cpu_seconds is not None
+    assert short.own_seconds >= 0.29 and short.cpu_seconds < 0.1
+    assert long.status is Status.TIMEOUT and not long.by_wall, long.detail
+    assert long.own_seconds is not None and long.own_seconds >= 1.0
+    assert took < limits.call_seconds * limits.wall_factor
+
+
 @needs_fence
 def test_a_package_the_rubric_does_not_allow_cannot_be_imported_fenced(tmp_path):
     source = "import numpy\nimport rich\n"
@@ -276,3 +302,43 @@ def test_a_signal_handler_works_and_is_handed_no_frame(tmp_path):
         "handler frame: None",
         "the handler comes back: True",
     ]
+
+
+class _Starved(PlayerProcess):
+    """A computing call on a core shared five ways, on a fake clock: its CPU time runs at a
+    fifth of the wall clock's pace, and its thread waits for the CPU the rest of the time."""
+
+    def __init__(self, folder: Path, load: tuple[float, int]) -> None:
+        limits = Limits(call_seconds=1.0, wall_factor=3.0)
+        super().__init__(launch(folder, limits, BARE), clock=lambda: self.now, load=lambda: load)
+        self.now = 0.0
+
+    def _cpu(self) -> float:
+        return self.now / 5
+
+    def _waits(self) -> dict[int, int]:
+        return {1: int(self.now * 0.8e9)}
+
+    def _pump(self, timeout: float) -> bool:
+        self.now += max(timeout, 0.001)
+        return True
+
+
+@pytest.mark.parametrize(
+    ("load", "wall", "by_wall"),
+    [
+        pytest.param((10.0, 2), 5.0, False, id="busy machine: stopped on its own time"),
+        pytest.param((1.0, 2), 3.0, True, id="quiet machine: stopped by the backstop"),
+    ],
+)
+def test_a_starved_call_is_stopped_on_its_own_time_or_by_a_backstop_stretched_by_the_load(
+    tmp_path, load, wall, by_wall
+):
+    """On a machine five times oversubscribed the backstop (3 times the 1 s limit) stretches to
+    15 s, so the call runs until its own time reaches the limit; where the load does not
+    explain the wait, the backstop stops it at 3 s."""
+    proc = _Starved(tmp_path, load)
+    reply = proc._await(0.0, 1.0, "make_move", _Usage(0.0, {1: 0}))
+    assert reply.status is Status.TIMEOUT and reply.by_wall is by_wall, reply.detail
+    assert reply.seconds == pytest.approx(wall, abs=0.02)
+    assert reply.cpu_seconds == pytest.approx(wall / 5, abs=0.01)

@@ -197,3 +197,62 @@ def test_the_better_of_two_measurements_decides_the_tier_and_both_are_shown():
     assert time.points == 25
     assert "3.10 s wall, 3.00 s CPU" in time.summary
     assert "measured twice, 6.40 s while grading, 3.10 s alone after" in time.summary
+
+
+def test_the_tier_is_judged_on_its_own_time_where_the_grader_measured_it():
+    """6 s of wall time on a busy machine, 1.2 s of its own: the own time picks the tier, and
+    the report shows all three figures."""
+    starved = _call("drop", seconds=6.0, own_seconds=1.2, cpu_seconds=1.1)
+    time = _criterion(score(_session((starved, _call("move"))), RUBRIC), "time")
+    assert time.points == 25
+    assert "slowest make_move: 1.20 s of its own time (6.00 s wall, 1.10 s CPU)" in time.summary
+
+
+def _stopped(where: str, wall: float) -> Call:
+    return _call(
+        "move",
+        where=where,
+        status=Status.TIMEOUT,
+        seconds=wall,
+        own_seconds=10.5,
+        cpu_seconds=10.4,
+        error="make_move was still running after 10.5 s and was stopped",
+    )
+
+
+def test_every_stopped_call_is_shown_with_wall_and_cpu_and_a_call_not_run_never_is():
+    skipped = _call(
+        "move",
+        where="probe 9",
+        status=Status.TIMEOUT,
+        seconds=float("inf"),
+        skipped=True,
+        error="not run: 2 calls already passed the 10.5 s limit, so the rest count as timeouts",
+    )
+    calls = (_call("drop"), _stopped("probe 3", 31.0), _stopped("probe 4", 12.0), skipped)
+    time = _criterion(score(_session(calls), RUBRIC), "time")
+    assert time.points == 0
+    assert time.summary.startswith(
+        "slowest make_move: past the hard limit (probe 3); 2 calls stopped at the 10.5 s limit; "
+        "1 call not run: 2 calls already passed"
+    )
+    assert "slowest answered: 0.50 s (probe (drop))" in time.summary
+    assert [e.where for e in time.evidence] == ["probe 3", "probe 4", "probe (drop)"]
+    assert "10.50 s of its own time (31.00 s wall, 10.40 s CPU)" in time.evidence[0].problem
+    assert time.evidence[2].problem == "took 0.50 s"
+
+
+def test_calls_not_run_for_want_of_time_name_no_slowest_call():
+    skipped = _call(
+        "move",
+        status=Status.TIMEOUT,
+        seconds=float("inf"),
+        skipped=True,
+        error="not run: grading this submission used up its whole time allowance",
+    )
+    time = _criterion(score(_session((skipped,)), RUBRIC), "time")
+    assert time.points == 0
+    assert time.summary == (
+        "1 call not run: grading this submission used up its whole time allowance; 0 moves timed"
+    )
+    assert time.evidence == ()

@@ -246,6 +246,7 @@ def _reason(grade: Grade) -> str:
 
 def _graded_record(entry: Entry, grade: Grade, seconds: float) -> Record:
     answered = [c.seconds for c in grade.session.calls if c.answered]
+    judged = [c.judged for c in grade.session.calls if c.answered]
     return Record(
         student=entry.student,
         status=STATUS_GRADED,
@@ -257,7 +258,7 @@ def _graded_record(entry: Entry, grade: Grade, seconds: float) -> Record:
         canvas_id=entry.canvas_id,
         name=entry.name,
         source=entry.source or entry.path.name,
-        slowest_seconds=max(answered) if answered else None,
+        slowest_seconds=max(judged) if judged else None,  # on the clock the tiers use
         seconds=seconds,
         thinking_seconds=sum(answered),
         note=entry.note,

@@ -13,9 +13,10 @@ from autograder.grading.rubric import ExtraOptions, Rubric
 from autograder.grading.scoring import Grade, score
 from autograder.oracle.player import tactics_solver
 from autograder.play.again import measure_again, slow_calls
+from autograder.play.busy import busy_note
 from autograder.play.referee import Session, Spawner, default_spawner, run_session
 
-__all__ = ["Graded", "grade_submission", "wants_again", "graded_again"]
+__all__ = ["Graded", "grade_submission", "wants_again", "graded_again", "load_warning"]
 
 
 @dataclass(frozen=True)
@@ -84,3 +85,24 @@ def _score(
         submission, rubric.packaging_pattern, rubric.packaging_example, files
     )
     return score(session, rubric, zip_problems, submission.late, unnamed_files(submission, files))
+
+
+def load_warning(loads: list[tuple[float, int] | None], session: Session) -> str | None:
+    """One line for ``check`` when the machine's load was above its cores at any of ``loads``
+    (taken while grading): whether the time was judged on the submission's own time, which the
+    load does not change, or on wall time, which it does. None on a quiet machine."""
+    known = [load for load in loads if load is not None]
+    note = busy_note(max(known)) if known else None
+    if note is None:
+        return None
+    if any(call.own_seconds is not None for call in session.calls):
+        return (
+            f"warning: the machine was busy while grading ({note}); each move was timed on the "
+            "submission's own time (its CPU time and its own waits), which other work does "
+            "not change, so the time points stand"
+        )
+    return (
+        f"warning: the machine was busy while grading ({note}) and this grader can only time "
+        "moves on the wall clock here (no cgroups), so the time criterion may be unfair: "
+        "grade again on a quiet machine"
+    )

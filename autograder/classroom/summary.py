@@ -140,10 +140,12 @@ def _busy(records: Sequence[Record]) -> list[str]:
     again = sum(r.measured_again > 0 for r in records)
     return [
         f"the machine was busier than its {cores} cores while {len(busy)} students were graded "
-        f"(load average up to {peak:g}): their moves took longer than on a quiet machine. Moves "
-        f"whose time cost a time tier were measured again alone and the better time counts "
-        f"({again} students), but a search that stops on the clock searched less deeply while "
-        "busy: to be fair to all, grade again with fewer --jobs on a quieter machine"
+        f"(load average up to {peak:g}): their moves took longer than on a quiet machine. Where "
+        "the grader has cgroups a move is judged on its own time, which the load does not "
+        "change; elsewhere moves whose time cost a time tier were measured again alone and the "
+        f"better time counts ({again} students). Either way a search that stops on the clock "
+        "searched less deeply while busy: to be fair to all, grade again with fewer --jobs on "
+        "a quieter machine"
     ]
 
 

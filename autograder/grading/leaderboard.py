@@ -24,7 +24,7 @@ def _value(figure: str, grade: Grade, extras: Extras | None) -> float | None:
     if figure == "games_won":
         return sum(g.result == "win" for g in session.games)
     if figure == "slowest_move":
-        times = [c.seconds for c in session.calls if c.answered and math.isfinite(c.seconds)]
+        times = [c.judged for c in session.calls if c.answered and math.isfinite(c.judged)]
         return round(max(times), 3) if times else None
     if extras is None:
         return None

@@ -40,7 +40,17 @@ OPTIONS: dict[tuple[str, str], tuple[type, str]] = {
     ("", "title"): (str, "the rubric's name, shown in every report"),
     ("play", "games"): (int, "games against the seeded random player; the AI's colour alternates"),
     ("play", "ply_cap"): (int, "plies in a game before it ends as a draw"),
-    ("limits", "call_seconds"): (float, "a call still running after this is killed (timeout)"),
+    ("limits", "call_seconds"): (
+        float,
+        "a call still running after this is killed (timeout); where the grader measures the "
+        "submission's own time (cgroups) the limit is on that, not on wall time",
+    ),
+    ("limits", "wall_factor"): (
+        float,
+        "where own time is measured: a call whose wall time reaches this many times "
+        "call_seconds (times the load per core, when above 1) is stopped whatever its own "
+        "time (a backstop)",
+    ),
     ("limits", "import_seconds"): (float, "importing the submission, and constructing the player"),
     ("limits", "timeouts_before_giving_up"): (
         int,
@@ -71,8 +81,9 @@ OPTIONS: dict[tuple[str, str], tuple[type, str]] = {
     ("time", "tiers"): (list, "{seconds, points}: the first tier the slowest move fits earns"),
     ("time", "measure_again"): (
         int,
-        "calls whose time would cost a tier are measured again alone, slowest first, this many "
-        "at most per submission; the better time counts (0: never)",
+        "calls whose wall time would cost a tier are measured again alone, slowest first, this "
+        "many at most per submission; the better time counts (0: never); calls timed on the "
+        "submission's own time (cgroups) are not",
     ),
     ("wins", "tiers"): (list, "{wins, points}: the first tier the games won reach earns"),
     ("tactics", "probes"): (
@@ -126,6 +137,7 @@ VISIBILITY = ("visible", "after_due_date", "after_published", "hidden")
 GRADED_IDS = ("rules", "state", "format", "time", "wins", "output", "packaging")
 # Options a rubric may leave out, with their value then; every other option is required.
 OPTIONAL: dict[tuple[str, str], Any] = {
+    ("limits", "wall_factor"): Limits.wall_factor,
     ("limits", "processes"): Limits.processes,
     ("limits", "open_files"): Limits.open_files,
     ("limits", "packages"): list(Limits.packages),
@@ -427,6 +439,11 @@ def load_rubric(path: str | Path | None, pack: GamePack) -> Rubric:
         return tuple((phase, v[(table, f"{phase}_{suffix}")]) for phase in pack.phases)
 
     pattern = v[("packaging", "pattern")]
+    if v[("limits", "wall_factor")] < 1:
+        raise GraderError(
+            f"{where}: limits.wall_factor is {v[('limits', 'wall_factor')]!r}; it must be at "
+            "least 1 (the wall-clock backstop is that many times limits.call_seconds)"
+        )
     try:
         re.compile(pattern)
     except re.error as err:
@@ -441,6 +458,7 @@ def load_rubric(path: str | Path | None, pack: GamePack) -> Rubric:
         probes=per_phase("play", "probes"),
         limits=Limits(
             call_seconds=v[("limits", "call_seconds")],
+            wall_factor=v[("limits", "wall_factor")],
             import_seconds=v[("limits", "import_seconds")],
             memory_mb=v[("limits", "memory_mb")],
             file_mb=v[("limits", "file_mb")],

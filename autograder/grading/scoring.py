@@ -139,48 +139,80 @@ def _tier(tiers: tuple[Tier, ...], fits: Callable[[Tier], bool]) -> int:
 
 
 def _time(session: Session, rubric: Rubric) -> Criterion:
+    """The tier of the slowest answered call, on the clock the host judged it by (its own time
+    where measured, else wall time); any call stopped at the hard limit, or not run after the
+    allowance of timeouts was used up, earns none. The evidence names every stopped call and
+    the slowest answered ones, with wall and CPU time; a call not run is never named."""
     best = rubric.max_points("time")
+    doing = session.assignment.pack.move_call
+    limit = rubric.limits.call_seconds
     calls = session.calls
     answered = [c for c in calls if c.answered]
-    timed_out = [c for c in calls if c.status is Status.TIMEOUT]
-    if not answered and not timed_out:
+    stopped = [c for c in calls if c.status is Status.TIMEOUT and not c.skipped]
+    skipped = [c for c in calls if c.skipped]
+    if not answered and not stopped and not skipped:
         return Criterion("time", CRITERIA["time"], 0, best, "no move was ever returned to time")
-    slowest = max(answered + timed_out, key=lambda c: c.seconds)
-    seconds = math.inf if slowest.status is Status.TIMEOUT else slowest.seconds
-    points = _tier(rubric.time_tiers, lambda t: seconds <= t.limit)
-    doing = session.assignment.pack.move_call
-    shown = "past the hard limit" if math.isinf(seconds) else _took(slowest, doing)
-    summary = (
-        f"slowest {session.assignment.pack.move_call}: {shown} ({slowest.where}){_twice(slowest)}; "
-        f"{len(answered)} moves timed"
+    slowest = max(answered, key=lambda c: c.judged) if answered else None
+    points = (
+        0
+        if stopped or skipped or slowest is None
+        else _tier(rubric.time_tiers, lambda t: slowest.judged <= t.limit)
     )
-    evidence: tuple[Evidence, ...] = ()
+    parts = []
+    if stopped:
+        parts.append(
+            f"slowest {doing}: past the hard limit ({stopped[0].where}); {len(stopped)} "
+            f"{_calls(len(stopped))} stopped at the {limit:g} s limit"
+        )
+    if skipped:
+        parts.append(f"{len(skipped)} {_calls(len(skipped))} {skipped[0].error}")
+    if slowest is not None:
+        name = f"slowest {doing}" if not parts else "slowest answered"
+        parts.append(f"{name}: {_took(slowest, doing)} ({slowest.where}){_twice(slowest, limit)}")
+    parts.append(f"{len(answered)} moves timed")
+    evidence = [
+        _evidence(session, c, f"{c.error}; {_took(c, doing)}" if c.error else _took(c, doing))
+        for c in stopped
+    ]
     if points < best:
-        slow = sorted(answered + timed_out, key=lambda c: -c.seconds)[:EVIDENCE_SHOWN]
-        evidence = tuple(
-            _evidence(session, c, c.error or f"took {_took(c, doing)}{_twice(c)}")
+        slow = sorted(answered, key=lambda c: -c.judged)[:EVIDENCE_SHOWN]
+        evidence.extend(
+            _evidence(session, c, f"took {_took(c, doing)}{_twice(c, limit)}")
             for c in slow
             if c.seconds > 0
         )
-    return Criterion("time", CRITERIA["time"], points, best, summary, evidence)
+    return Criterion("time", CRITERIA["time"], points, best, "; ".join(parts), tuple(evidence))
+
+
+def _calls(count: int) -> str:
+    return "call" if count == 1 else "calls"
 
 
 def _took(call: Call, doing: str) -> str:
-    """A move's time as the rubric counts it: wall time, the CPU time where it is known, and
-    the calls before it that count too."""
-    shown = f"{call.seconds:.2f} s"
-    if call.cpu_seconds is not None:
-        shown += f" wall, {call.cpu_seconds:.2f} s CPU"
+    """A move's time as the rubric counts it: its own time and the wall time where the host
+    measured its own time, else the wall time; the CPU time where known; and the calls before
+    it that count too."""
+    cpu = "" if call.cpu_seconds is None else f", {call.cpu_seconds:.2f} s CPU"
+    if call.own_seconds is not None:
+        shown = f"{call.own_seconds:.2f} s of its own time ({call.seconds:.2f} s wall{cpu})"
+    else:
+        shown = f"{call.seconds:.2f} s" + (f" wall{cpu}" if cpu else "")
     if call.other_seconds >= SHOWN_BEFORE:
         shown += f", {call.other_seconds:.2f} s of it in {call.other_calls}, called before {doing}"
     return shown
 
 
-def _twice(call: Call) -> str:
+def _twice(call: Call, limit: float) -> str:
     """For a call measured again alone: both figures."""
     if call.measured is None:
         return ""
     first, alone = call.measured
+    if call.busy is not None:
+        return (
+            f"; stopped at the {limit:g} s limit after {first:.2f} s of wall time while the "
+            f"machine was busy ({call.busy}), then asked again alone in a fresh process: "
+            "that time counts"
+        )
     again = "no move" if math.isinf(alone) else f"{alone:.2f} s"
     return f"; measured twice, {first:.2f} s while grading, {again} alone after: the better counts"
 

@@ -262,6 +262,25 @@ class Cgroup:
         except (OSError, ValueError, TypeError):
             return None
 
+    def waits(self) -> dict[int, int] | None:
+        """How long each thread of the group has waited, runnable, for a CPU (nanoseconds, by
+        thread id; the kernel's ``run_delay`` in /proc/<tid>/schedstat): the time a busy
+        machine took from it. None where the kernel does not keep it."""
+        listing = "cgroup.threads" if self.support.version == 2 else "tasks"
+        try:
+            tids = [int(t) for t in _read(self._dir("pids") / listing).split()]
+        except (OSError, ValueError):
+            return None
+        found: dict[int, int] = {}
+        for tid in tids:
+            try:
+                found[tid] = int(_read(Path(f"/proc/{tid}/schedstat")).split()[1])
+            except FileNotFoundError:
+                continue  # it ended meanwhile: its wait is lost, which can only cost it
+            except (OSError, ValueError, IndexError):
+                return None
+        return found
+
     def out_of_memory(self) -> bool:
         """Whether the kernel killed a process of the group for exceeding the memory limit."""
         try:

@@ -12,6 +12,14 @@ cannot guess; the reply must carry it back. Anything already waiting on the chan
 request is sent is a violation: a reply cannot be written before its question. Where cgroups
 are available the submission is frozen between requests, so nothing of it runs while the
 grader's clock is not running.
+
+Where the cgroup shows it, each call is also timed on the submission's **own time**: its CPU
+time, plus the time it chose to wait (sleep, block on I/O); the time its threads were ready to
+run but waited for a CPU held by other work on the machine is left out. The hard limit is
+judged on that clock, with a wall-clock backstop: ``limits.wall_factor`` times the limit, and
+that again times the machine's load per core when it is above one (on a machine five times
+oversubscribed a computing call takes five times its own time). Elsewhere the limit is wall
+time.
 """
 
 from __future__ import annotations
@@ -29,6 +37,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any
 
+from autograder.play.busy import machine_load, sharing
 from autograder.play.cgroups import JOIN_FAILED, Cgroup
 from autograder.play.launch import Launch
 from autograder.play.output import OutputTail
@@ -44,6 +53,7 @@ _MAX_REFUSED = 8  # attempts kept per process, as the runner keeps them
 _MARKER_SECONDS = 2.0  # portable: the longest wait for a reply's end marker on stderr
 _RAW_KEPT = 1 << 20  # portable: printed bytes held while looking for the marker
 _MARKER_ROOM = 64
+_CHECK_EVERY = 0.5  # seconds between looks at a call's own time once its wall time is past
 
 
 class Status(Enum):
@@ -62,10 +72,35 @@ class Reply:
     printed: str = ""
     detail: str = ""  # for statuses other than OK: what happened, in a sentence
     cpu_seconds: float | None = None  # CPU time of all its processes during the call, if known
+    own_seconds: float | None = None  # its own time (module docstring); None: not measured
+    by_wall: bool = False  # a timeout decided by the wall clock (no own clock, or the backstop)
 
     @property
     def ok(self) -> bool:
         return self.status is Status.OK
+
+    @property
+    def judged(self) -> float:
+        """The time the limits judge: its own time where measured, else wall time."""
+        return self.seconds if self.own_seconds is None else self.own_seconds
+
+
+@dataclass(frozen=True)
+class _Usage:
+    """What the submission had used when a call began: CPU seconds, and each thread's wait for
+    a CPU (nanoseconds by thread id); None where not measured."""
+
+    cpu: float | None
+    waits: dict[int, int] | None
+
+
+def _waited(before: dict[int, int], after: dict[int, int]) -> float:
+    """Seconds the thread that waited longest for a CPU waited between two looks. Not the sum:
+    threads woken together (every thread is woken when the group is thawed) wait side by side,
+    and one thread's wait is what held the call up; several computing threads are charged by
+    their CPU time anyway. A thread that ended meanwhile takes its wait with it. Either way the
+    submission's own time can only come out longer, never shorter, than what it spent."""
+    return max((ns - before.get(tid, 0) for tid, ns in after.items()), default=0) / 1e9
 
 
 def _signal_name(number: int) -> str:
@@ -84,8 +119,10 @@ class PlayerProcess:
         *,
         spawn: Callable[..., Any] | None = None,
         clock: Callable[[], float] = time.monotonic,
+        load: Callable[[], tuple[float, int] | None] = machine_load,
     ) -> None:
         self.launch = launch
+        self._load = load
         self.limits = launch.limits
         self.protections = launch.protections
         self._spawn = spawn or subprocess.Popen  # looked up now, so tests can patch it
@@ -225,9 +262,13 @@ class PlayerProcess:
 
         ``doing`` names the call for messages ("make_move", "place_piece", ...).
         """
+        with sharing():
+            return self._request(message, seconds, doing)
+
+    def _request(self, message: dict[str, Any], seconds: float, doing: str) -> Reply:
         if self.dead is not None:
             return self.dead
-        cpu_before = self._cpu()
+        usage = _Usage(self._cpu(), self._waits())
         self._resume()
         if self._pump(0) and self._frames.buffer:
             return self._violation("a message before the request was sent", self._clock(), doing)
@@ -243,21 +284,52 @@ class PlayerProcess:
                 time.sleep(0.001)
             except OSError:
                 return self._ended(doing, began)
-        return self._await(began, seconds, doing, cpu_before)
+        return self._await(began, seconds, doing, usage)
 
-    def _await(self, began: float, seconds: float, doing: str, cpu_before: float | None) -> Reply:
-        deadline = began + seconds
+    def _await(self, began: float, seconds: float, doing: str, usage: _Usage) -> Reply:
+        """Wait for the reply. With an own clock the call is stopped when its own time passes
+        ``seconds`` or its wall time the backstop; its own time never runs faster than the
+        wall clock, so it is first looked at when the wall time reaches the limit. The backstop
+        is stretched by the load per core once, when first reached."""
+        measured = usage.cpu is not None and usage.waits is not None
+        factor = self.limits.wall_factor if measured else 1.0
+        backstop, stretched = began + seconds * factor, not measured
+        look = began + seconds
         while True:
             message = self._frames.take()
             if message is not None:
-                return self._answer(message, began, doing, cpu_before)
+                return self._answer(message, began, doing, usage)
             if self.dead is not None:
                 return self.dead
-            remaining = deadline - self._clock()
-            if remaining <= 0:
-                return self._timed_out(began, seconds, doing)
-            if not self._pump(remaining):
+            now = self._clock()
+            if now >= backstop and not stretched:
+                load, stretched = self._load(), True
+                factor *= max(1.0, load[0] / load[1]) if load is not None else 1.0
+                backstop = began + seconds * factor
+            if now >= backstop:
+                return self._timed_out(began, seconds, doing, usage, factor)
+            if measured and now >= look:
+                own = self._own(usage, now - began)[1]
+                if own is None or own >= seconds:
+                    return self._timed_out(
+                        began, seconds, doing, usage, 1.0 if own is None else None
+                    )
+                look = now + min(max(seconds - own, 0.01), _CHECK_EVERY)
+            if not self._pump(min(look, backstop) - now):
                 return self._ended(doing, began)
+
+    def _own(self, usage: _Usage, wall: float) -> tuple[float | None, float | None]:
+        """(CPU seconds, own seconds) since ``usage``, each None where not measured: its own
+        time is the wall time less its waits for a CPU, and never less than its CPU time."""
+        cpu_now = self._cpu()
+        cpu = cpu_now - usage.cpu if cpu_now is not None and usage.cpu is not None else None
+        waits = self._waits()
+        if cpu is None or waits is None or usage.waits is None:
+            return cpu, None
+        return cpu, max(cpu, wall - _waited(usage.waits, waits))
+
+    def _waits(self) -> dict[int, int] | None:
+        return self._cgroup.waits() if self._cgroup is not None else None
 
     def _cpu(self) -> float | None:
         """CPU time of all its processes so far: the cgroup's count, else what /proc shows of
@@ -328,12 +400,11 @@ class PlayerProcess:
             del self._raw[: cut + len(marker or b"")]
 
     def _answer(
-        self, message: dict[str, Any] | str, began: float, doing: str, cpu_before: float | None
+        self, message: dict[str, Any] | str, began: float, doing: str, usage: _Usage
     ) -> Reply:
         seconds = self._clock() - began
         self._pause()
-        cpu_after = self._cpu()
-        cpu = cpu_after - cpu_before if cpu_after is not None and cpu_before is not None else None
+        cpu, own = self._own(usage, seconds)
         if not isinstance(message, str) and message.get("id") != self._token:
             message = "a reply to another request (a forged or stray message)"
         if isinstance(message, str):
@@ -342,13 +413,13 @@ class PlayerProcess:
         self._note_refused(data.get("refused"))
         printed = self._drain_output(self._token)
         if data.get("ok") is True:
-            return Reply(Status.OK, data, seconds, printed, cpu_seconds=cpu)
+            return Reply(Status.OK, data, seconds, printed, cpu_seconds=cpu, own_seconds=own)
         detail = f"{doing} raised {data.get('error', 'an error')}"
         if data.get("kind") == "exit":
             detail = f"{doing} tried to end the program: {data.get('error', '')}"
         if data.get("kind") == "unbuilt":  # the driver could not set the call up: it says why
             detail = f"{doing} was not called: {data.get('error', '')}"
-        return Reply(Status.ERROR, data, seconds, printed, detail, cpu)
+        return Reply(Status.ERROR, data, seconds, printed, detail, cpu, own)
 
     def _note_refused(self, said: object) -> None:
         """Keep what the runner says its audit hook refused (a few short texts; anything
@@ -371,16 +442,49 @@ class PlayerProcess:
             "the submission wrote into the grader's private pipe",
         )
 
-    def _timed_out(self, began: float, seconds: float, doing: str) -> Reply:
-        return self._stop(
-            Status.TIMEOUT, began, f"{doing} was still running after {seconds:g} s and was stopped"
-        )
+    def _timed_out(
+        self,
+        began: float,
+        seconds: float,
+        doing: str,
+        usage: _Usage | None = None,
+        backstop: float | None = 1.0,
+    ) -> Reply:
+        """Stop the call; ``backstop`` is how many times the limit the wall clock ran, or None
+        when its own time passed the limit."""
+        wall = self._clock() - began
+        cpu, own = self._own(usage, wall) if usage is not None else (None, None)
+        by_wall = backstop is not None
+        detail = f"{doing} was still running after {seconds:g} s and was stopped"
+        if own is not None and by_wall:
+            detail = (
+                f"{doing} was stopped by the wall-clock backstop after {wall:.1f} s of wall "
+                f"time ({backstop:.3g} times the {seconds:g} s limit); it had used {own:.2f} s "
+                "of its own time"
+            )
+        elif own is not None and wall - own >= 0.5:
+            detail += f" ({wall:.1f} s of wall time: it also waited for the machine's CPU)"
+        return self._stop(Status.TIMEOUT, began, detail, cpu, own, by_wall)
 
-    def _stop(self, status: Status, began: float, detail: str) -> Reply:
+    def _stop(
+        self,
+        status: Status,
+        began: float,
+        detail: str,
+        cpu: float | None = None,
+        own: float | None = None,
+        by_wall: bool = False,
+    ) -> Reply:
         """Kill the process for good; every later request gets this same reply at once."""
         self._kill()
         self.dead = Reply(
-            status, seconds=self._clock() - began, printed=self._drain_output(), detail=detail
+            status,
+            seconds=self._clock() - began,
+            printed=self._drain_output(),
+            detail=detail,
+            cpu_seconds=cpu,
+            own_seconds=own,
+            by_wall=by_wall,
         )
         return self.dead
 

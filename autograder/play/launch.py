@@ -23,6 +23,7 @@ class Limits:
     """Per-process limits, resolved once from the rubric."""
 
     call_seconds: float = 10.5  # a call still running after this is killed
+    wall_factor: float = 3.0  # where own time is measured: the wall-clock backstop, in limits
     import_seconds: float = 10.0
     memory_mb: int = 4096  # address space of each process; with cgroups, all of them together
     file_mb: int = 64  # largest file the child may write; also the size of its private /tmp

@@ -27,6 +27,7 @@ from autograder.games.pack import (
     move_marks,
 )
 from autograder.games.tactics import Exact, Probe, tactic_positions
+from autograder.play.busy import alone, busy_note, machine_load
 from autograder.play.host import PlayerProcess, Reply, Status
 from autograder.play.launch import Launch, Limits
 from autograder.play.protocol import cut_size, decode
@@ -92,10 +93,18 @@ class Call:
     child_seed: int | None = None  # the seed of the process it ran in: to play it again
     measured: tuple[float, float] | None = None  # (first, alone) when measured again alone
     raw: Any = None  # what the call returned, decoded (for drawing the move)
+    own_seconds: float | None = None  # its own time over those calls (host.py); None: unknown
+    skipped: bool = False  # not run: the timeout allowance was used up
+    busy: str | None = None  # stopped by the wall clock while the machine was busy: the load
 
     @property
     def answered(self) -> bool:
         return self.status is Status.OK
+
+    @property
+    def judged(self) -> float:
+        """The time the rubric judges: its own time where measured, else wall time."""
+        return self.seconds if self.own_seconds is None else self.own_seconds
 
 
 @dataclass(frozen=True)
@@ -169,8 +178,10 @@ class Session:
 
 
 class Budget:
-    """Counts hard timeouts and watches the submission's wall-time cap; past either, the rest
-    of the calls are scored as timeouts without waiting."""
+    """Counts confirmed hard timeouts and watches the submission's wall-time cap; past either,
+    the rest of the calls are scored as timeouts without waiting. A timeout is confirmed when
+    it was judged on the submission's own time, when the machine had a core to spare, or when
+    the call, asked again alone, was stopped again (``Referee._asked``)."""
 
     def __init__(self, allowed: int, deadline: float | None = None) -> None:
         self.allowed, self.used, self.deadline = allowed, 0, deadline
@@ -191,6 +202,10 @@ class Budget:
     def record(self, reply: Reply) -> None:
         if reply.status is Status.TIMEOUT:
             self.used += 1
+
+    def confirm(self) -> None:
+        """One more timeout, confirmed by asking again."""
+        self.used += 1
 
 
 # ---- judging one reply --------------------------------------------------------------------------
@@ -233,6 +248,7 @@ def _judge(assignment: Assignment, where: str, pos: Any, reply: Reply) -> Call:
             printed=reply.printed,
             error=reply.detail,
             cpu_seconds=reply.cpu_seconds,
+            own_seconds=reply.own_seconds,
         )
     raw = decode(reply.data.get("move"))
     changed = []
@@ -268,6 +284,7 @@ def _judge(assignment: Assignment, where: str, pos: Any, reply: Reply) -> Call:
         printed=reply.printed,
         move=move,
         cpu_seconds=reply.cpu_seconds,
+        own_seconds=reply.own_seconds,
     )
 
 
@@ -428,6 +445,7 @@ class Referee:
     plan: Plan
     seed: int
     budget: Budget
+    load: Callable[[], tuple[float, int] | None] = machine_load  # (load average, cores)
 
     @property
     def limits(self) -> Limits:
@@ -439,7 +457,7 @@ class Referee:
     def _skipped(self, where: str, pos: Any) -> Call:
         detail = self.budget.why(self.limits)
         phase = self.assignment.pack.phase(pos)
-        return Call(where, pos, phase, Status.TIMEOUT, float("inf"), error=detail)
+        return Call(where, pos, phase, Status.TIMEOUT, float("inf"), error=detail, skipped=True)
 
     def _new(self, side: str, pos: Any | None) -> dict[str, Any]:
         """Construct the player for ``side``; its board is set to ``pos`` when one is given
@@ -460,22 +478,37 @@ class Referee:
     ) -> Call:
         """``make_move`` on ``pos``. The calls ``before`` it since the last move (constructing
         the player, place_piece/opponent_move) count in its time: the submission cannot search
-        there unseen. Their time also comes off the hard limit, which bounds the total."""
+        there unseen. Their time also comes off the hard limit, which bounds the total.
+
+        A timeout decided by the wall clock while the machine was busy is not counted against
+        the allowance here: the call carries the load (``busy``) for ``_asked`` to confirm."""
         if self.budget.exhausted:
             return self._skipped(where, pos)
         limits = self.limits
         spent = sum(reply.seconds for reply, _ in before)
+        left = limits.call_seconds - sum(reply.judged for reply, _ in before)  # on its clock
         doing = self.assignment.pack.move_call
-        reply = proc.request({"op": "move"}, max(limits.call_seconds - spent, 0.0), doing)
-        self.budget.record(reply)
-        call = replace(_judge(self.assignment, where, pos, reply), child_seed=proc.launch.seed)
+        reply = proc.request({"op": "move"}, max(left, 0.0), doing)
+        busy = busy_note(self.load()) if reply.status is Status.TIMEOUT and reply.by_wall else None
+        if busy is None:
+            self.budget.record(reply)
+        call = replace(
+            _judge(self.assignment, where, pos, reply), child_seed=proc.launch.seed, busy=busy
+        )
         if not before:
             return call
         cpus = [r.cpu_seconds for r, _ in before] + [reply.cpu_seconds]
+        owns = [r.own_seconds for r, _ in before] + [reply.own_seconds]
         error = call.error
         names = " and ".join(dict.fromkeys(doing for _, doing in before))
         if reply.status is Status.TIMEOUT:
             error = f"{doing} was still running after {limits.call_seconds:g} s and was stopped"
+            if reply.by_wall and None not in owns:
+                error = (
+                    f"{doing} was stopped by the wall-clock backstop after "
+                    f"{call.seconds + spent:.1f} s of wall time; it had used "
+                    f"{sum(o or 0.0 for o in owns):.2f} s of its own time"
+                )
             if spent >= SHOWN_BEFORE:
                 error += f" ({spent:.2f} s of it in {names}, called before {doing})"
         return replace(
@@ -484,8 +517,48 @@ class Referee:
             other_seconds=spent,
             other_calls=names,
             cpu_seconds=None if None in cpus else sum(c for c in cpus if c is not None),
+            own_seconds=None if None in owns else sum(c for c in owns if c is not None),
             error=error,
         )
+
+    def _asked(
+        self, proc: PlayerProcess, where: str, pos: Any, before: Sequence[tuple[Reply, str]]
+    ) -> tuple[Call, PlayerProcess]:
+        """``_ask``; a call the wall clock stopped while the machine was busy is asked again
+        alone (same position, same seed, a fresh process, no other call of this grader beside
+        it) before it counts: answered, the second call stands (its move, its time); else the
+        timeout is confirmed. Returns the call and the process to go on with (the fresh one
+        after asking again)."""
+        call = self._ask(proc, where, pos, before)
+        if call.busy is None or call.child_seed is None:
+            return call, proc
+        proc.close()
+        used = self.budget.used
+        with alone():  # a batch's other workers finish their calls and wait
+            again, fresh = self._fresh(where, pos, call.child_seed)
+        if again.answered:
+            return replace(again, measured=(call.seconds, again.judged), busy=call.busy), fresh
+        if self.budget.used == used:  # the second stop was not counted either: count one
+            self.budget.confirm()
+        error = (
+            f"{call.error} (the machine was busy, {call.busy}: asked again alone in a fresh "
+            f"process, {again.error or 'it made no move'})"
+        )
+        return replace(call, error=error, busy=None), fresh
+
+    def _fresh(self, where: str, pos: Any, child_seed: int) -> tuple[Call, PlayerProcess]:
+        """``make_move`` on ``pos`` by a fresh player in a fresh process seeded ``child_seed``,
+        its construction timed with it; the process is left running for the caller to use and
+        close."""
+        side = self.assignment.pack.turn(pos)
+        construct = self.assignment.entry
+        proc = self.spawn(child_seed)
+        reply = proc.start()
+        if reply.ok:
+            reply = proc.request(self._new(side, pos), self.limits.import_seconds, construct)
+        if not reply.ok:
+            return _judge(self.assignment, where, pos, reply), proc
+        return self._ask(proc, where, pos, [(reply, construct)]), proc
 
     def game(
         self, number: int, opponent: tuple[str, Opponent] | None = None, label: str = "game"
@@ -508,7 +581,8 @@ class Referee:
         if self.budget.exhausted:
             return record.end("loss", self.budget.why(limits))
         construct = self.assignment.entry
-        with self.spawn(self.seed * 1000 + number) as proc:
+        proc = self.spawn(self.seed * 1000 + number)
+        try:
             reply = proc.start()
             if not reply.ok:
                 return record.end("loss", reply.detail)
@@ -534,7 +608,7 @@ class Referee:
                 else:
                     sync = proc.request(
                         {"op": "sync", "own": own, "opp": theirs, "state": pack.state(record.pos)},
-                        max(limits.call_seconds - sum(r.seconds for r, _ in before), 0.0),
+                        max(limits.call_seconds - sum(r.judged for r, _ in before), 0.0),
                         "place_piece/opponent_move",
                     )
                     before.append((sync, "place_piece/opponent_move"))
@@ -550,7 +624,7 @@ class Referee:
                         f"{label} {number} (you played {self._colour(record.ai)}), "
                         f"move {len(record.calls) + 1}"
                     )
-                    call = self._ask(proc, where, record.pos, before)
+                    call, proc = self._asked(proc, where, record.pos, before)
                     before = []
                     record.calls.append(call)
                     record.moves.append(call_ply(pack, record.ai, record.pos, call))
@@ -562,6 +636,8 @@ class Referee:
                     move, own, theirs = call.move, pack.student_move(call.move), None
                 record.pos = pack.play(record.pos, move)
                 record.plies += 1
+        finally:
+            proc.close()
         if result is None or result == DRAW:
             why = (
                 "the board is full"
@@ -615,7 +691,7 @@ class Referee:
                 if not reply.ok:
                     calls.append(_judge(assignment, where, pos, reply))
                     continue
-                call = self._ask(proc, where, pos, [(reply, construct)])
+                call, proc = self._asked(proc, where, pos, [(reply, construct)])
                 if reply.printed:
                     call = replace(call, printed=reply.printed + call.printed)
                 calls.append(call)
@@ -627,15 +703,9 @@ class Referee:
     def alone(self, where: str, pos: Any, child_seed: int) -> Call:
         """``make_move`` on ``pos`` by a fresh player in a fresh process seeded ``child_seed``,
         its construction timed with it: a call measured again."""
-        side = self.assignment.pack.turn(pos)
-        construct = self.assignment.entry
-        with self.spawn(child_seed) as proc:
-            reply = proc.start()
-            if reply.ok:
-                reply = proc.request(self._new(side, pos), self.limits.import_seconds, construct)
-            if not reply.ok:
-                return _judge(self.assignment, where, pos, reply)
-            return self._ask(proc, where, pos, [(reply, construct)])
+        call, proc = self._fresh(where, pos, child_seed)
+        proc.close()
+        return call
 
     def check(self, checks: Sequence[Check]) -> list[Checked]:
         """Each of the pack's checks asked in one process while it lives (a killed one is
