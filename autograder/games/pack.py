@@ -200,6 +200,7 @@ class Interface:
     entry: str = ""  # how the driver calls the student's code, for messages; "" is "Cls()"
     aliases: tuple[str, ...] = ()  # other names of its assignments' prefix: "connect4-colab"
     description: str = ""  # one line for the list of assignments
+    variants: tuple[str, ...] | None = None  # the pack's variants it plays; None: every one
     files: tuple[str, ...] | None = None
     driver: Path | None = None
     move_call: str | None = None

@@ -7,6 +7,7 @@ from pathlib import Path
 from autograder.games.connect4 import rules, view
 from autograder.games.connect4.opponents import OPPONENTS
 from autograder.games.connect4.probes import probe_positions
+from autograder.games.connect4.sketch import INTERFACE as SKETCH
 from autograder.games.connect4.variants import VARIANTS, parse_variant
 from autograder.games.pack import GamePack
 
@@ -46,4 +47,5 @@ PACK = GamePack(
     solution=lambda variant: "solution/connect4/game.py",
     parse_variant=parse_variant,
     goal="line",
+    interfaces={SKETCH.name: SKETCH},
 )
