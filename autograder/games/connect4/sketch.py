@@ -20,7 +20,7 @@ from autograder.games.connect4 import rules
 from autograder.games.connect4.rules import IllegalMoveError, MalformedMoveError, Position
 from autograder.games.pack import Interface
 
-__all__ = ["INTERFACE", "FILES", "state", "read_move", "format_problem", "missing"]
+__all__ = ["INTERFACE", "FILES", "state", "render", "read_move", "format_problem", "missing"]
 
 _HERE = Path(__file__).resolve().parent
 FILES = ("AIBrain.py", "gameBoard.py", "spot.py")  # imported; the .pyde is kept, never run
@@ -36,6 +36,15 @@ def state(pos: Position) -> list[list[str]]:
         ["" if cell == rules.EMPTY else "Y" if cell == mine else "R" for cell in row]
         for row in rules.to_board(pos)
     ]
+
+
+def render(pos: Position) -> str:
+    """The board as ``autoPlay`` sees it (its own discs ``Y``, the other side's ``R``, ``.``
+    empty), row 0 at the top, column numbers below. Reports draw the positions the AI moves
+    from, so the side to move is the AI."""
+    lines = ["|" + "|".join(cell or "." for cell in row) + "|" for row in state(pos)]
+    lines.append(" " + " ".join(str(c) for c in range(pos.variant.columns)))
+    return "\n".join(lines)
 
 
 def _rows(raw: Any) -> tuple[list[str], str]:
@@ -156,6 +165,9 @@ INTERFACE = Interface(
     aliases=("connect4-processing", "connect4-pyde"),
     description="seed 003's Processing Python-mode sketch: aiBrain(gameBoard).autoPlay()",
     variants=("connect4",),
+    # the AI is 'Y' on its own board whoever moves first: reports name the sides by turn
+    side_names={rules.RED: "first", rules.YELLOW: "second"},
+    render=render,
     files=FILES,
     driver=_HERE / "sketch_driver.py",
     move_call=CALL,
