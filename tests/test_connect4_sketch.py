@@ -97,7 +97,7 @@ def test_a_disc_put_by_hand_leaves_the_boards_bookkeeping_behind():
 
 def test_the_sketch_is_its_own_assignment_on_the_standard_board_only():
     sketch = find_assignment("connect4-processing")
-    assert sketch.name == "connect4-sketch" and sketch.main_file == "AIBrain.py"
+    assert sketch.name == "connect4-sketch" and sketch.main_file == "gameBoard.py"
     assert sketch.game.name == "connect4" and sketch.variant.name == "connect4"
     with pytest.raises(KeyError):
         find_assignment("connect4-sketch-8x6")
@@ -108,15 +108,15 @@ def test_the_sketch_is_its_own_assignment_on_the_standard_board_only():
 
 def _driven(folder: Path, script: str) -> subprocess.CompletedProcess[str]:
     """``script`` run in a fresh Python after the driver is loaded (as the runner loads it) and
-    ``AIBrain`` imported from ``folder``; ``handlers`` and ``state`` are set for it."""
+    ``gameBoard`` imported from ``folder``; ``handlers`` and ``state`` are set for it."""
     prelude = f"""
 import json, sys, types
 sys.path.insert(0, {str(folder)!r})
 driver = types.ModuleType("_kit_driver")
 exec(compile(open({str(DRIVER)!r}).read(), {str(DRIVER)!r}, "exec"), driver.__dict__)
-import AIBrain
+import gameBoard
 encode = lambda value: value
-handlers = driver.make_handlers(AIBrain, encode, repr, lambda module, name: None)
+handlers = driver.make_handlers(gameBoard, encode, repr, lambda module, name: None)
 """
     return subprocess.run(
         [sys.executable, "-c", prelude + script],
@@ -147,6 +147,23 @@ def test_modules_drawing_at_import_load_headless_and_autoplay_drops_one_disc(tmp
     rows, books = reply["move"][:6], reply["move"][6]
     assert sum(row.count("Y") for row in rows) == 1 and rows[5][3] == "R"
     assert books.endswith("|R|0")  # trigger() passed the turn to red
+
+
+def test_an_aibrain_importing_the_board_back_imports_as_in_processing(tmp_path):
+    """gameBoard.py is imported first, as the .pyde imports it: an AIBrain.py that imports
+    gameBoard in turn still defines aiBrain before the board needs it."""
+    folder = tmp_path / "sketch"
+    shutil.copytree(SEED, folder)
+    brain = folder / "AIBrain.py"
+    brain.write_text("from gameBoard import *\n" + brain.read_text())
+    done = _driven(
+        folder,
+        "handlers['new']({'state': None, 'start': [[''] * 7 for _ in range(6)]})\n"
+        "print(json.dumps(handlers['move']({})), file=sys.stderr)\n",
+    )
+    assert done.returncode == 0, done.stderr
+    reply = json.loads(done.stderr.strip().splitlines()[-1])
+    assert sum(row.count("Y") for row in reply["move"][:6]) == 1
 
 
 def test_a_sketch_without_the_chapters_grid_is_told_what_to_keep(tmp_path):
@@ -194,7 +211,7 @@ def test_the_chapters_final_sketch_gets_full_marks(form, run_cli, tmp_path):
     path = SEED if form == "folder" else _zipped(SEED, tmp_path / "connectFour_AI.zip")
     results, stdout = _check(run_cli, path, tmp_path)
     assert results["score"] == 100, stdout
-    assert "assignment connect4-sketch inferred from AIBrain.py" in stdout
+    assert "assignment connect4-sketch inferred from gameBoard.py" in stdout
     assert "win in 1: 3 of 3; block: 3 of 3" in stdout
 
 

@@ -23,7 +23,10 @@ from autograder.games.pack import Interface
 __all__ = ["INTERFACE", "FILES", "state", "render", "read_move", "format_problem", "missing"]
 
 _HERE = Path(__file__).resolve().parent
-FILES = ("AIBrain.py", "gameBoard.py", "spot.py")  # imported; the .pyde is kept, never run
+# Imported as the sketch's .pyde imports them: gameBoard.py first (it imports spot.py and
+# AIBrain.py), so an AIBrain.py importing gameBoard back works as it does in Processing. The
+# .pyde is kept, never run.
+FILES = ("gameBoard.py", "AIBrain.py", "spot.py")
 CALL = "autoPlay()"
 _ROWS = 6
 

@@ -1,11 +1,12 @@
 """The child side of seed 003's homework: a Processing Python-mode sketch, graded headless.
 
 Loaded by the child runner (``autograder/play/child.py``) inside the submission's process,
-before ``AIBrain.py`` is imported; standard library only, like the runner. Processing's Python
-mode gives a sketch its API as globals (``size``, ``fill``, ``ellipse``, ``width``,
-``mouseX``, ``millis`` ...): loading this driver puts stand-ins for them into ``builtins``,
-drawing nothing, so the sketch's modules import without Processing. The ``.pyde`` (``setup``,
-``draw``, the mouse handlers) is never run: no game starts.
+before ``gameBoard.py`` (and through it ``AIBrain.py``) is imported; standard library only,
+like the runner. Processing's Python mode gives a sketch its API as globals (``size``,
+``fill``, ``ellipse``, ``width``, ``mouseX``, ``millis`` ...): loading this driver puts
+stand-ins for them into ``builtins``, drawing nothing, so the sketch's modules import without
+Processing. The ``.pyde`` (``setup``, ``draw``, the mouse handlers) is never run: no game
+starts.
 
 A move is asked as the sketch's own code asks it: the driver builds the student's
 ``GameBoard()`` (its 6×7 grid of ``Spot``, row 0 at the top), sets every spot's ``value`` to
@@ -163,13 +164,13 @@ def make_handlers(
     error_text: Callable[[BaseException], str],
     find_class: Callable[[Any, str], Any],
 ) -> dict[str, Callable[[dict[str, Any]], dict[str, Any]]]:
-    """The request handlers for a loaded ``AIBrain.py``; each returns the reply to send."""
+    """The request handlers for a loaded ``gameBoard.py``; each returns the reply to send."""
     folder = path.dirname(path.abspath(module.__file__ or "."))
     current: list[Any] = [None]  # the grid to move from, as the grader sent it
     _fit_size(folder)
 
     def find(name: str, preferred: str) -> Any:
-        """The class ``name`` (any case) from ``AIBrain.py``, the module ``preferred`` or any
+        """The class ``name`` (any case) from ``gameBoard.py``, the module ``preferred`` or any
         other file of the sketch that defines it; a reply naming what is missing when none."""
         places = [module]
         for stem in [preferred, *_stems(folder)]:
