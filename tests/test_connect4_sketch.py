@@ -57,6 +57,7 @@ def test_the_one_yellow_disc_added_is_the_move():
     pos = _position(3)
     assert read_move(_after(pos, {(5, 2): "Y"}, "0011000|R|0"), pos) == 2
     assert read_move(_after(pos, {(4, 3): "Y"}, "0002000|R|0"), pos) == 3
+    assert read_move(4, pos) == 4  # a replay's ply (the HTML feedback's), as plain data
 
 
 @pytest.mark.parametrize(
@@ -262,6 +263,18 @@ def test_an_autoplay_that_breaks_the_rules_loses_them_with_the_board(
     assert _scores(results)["rules"] == 0, stdout
     assert message in stdout
     assert "position before the move:" in stdout and "the board after it" in stdout
+
+
+def test_the_example_files_are_current():
+    """examples/connect4-sketch is what its script writes, byte for byte."""
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "examples" / "make_connect4_sketch_examples.py"), "--check"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=ROOT,
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
 
 
 @pytest.mark.slow

@@ -80,9 +80,13 @@ def _shown(rows: list[str]) -> str:
 def read_move(raw: Any, pos: Position) -> int:
     """The column of the one yellow disc ``autoPlay`` added, checked against the rules.
 
+    A plain column (a replay's ply, the opponent's move) is read as the pack reads one.
+
     :raises IllegalMoveError: when it added none, several, a red one, a disc that floats, or
         changed a spot that held a disc; the board after the move is in the message.
     """
+    if type(raw) is int:
+        return rules.read_student_move(raw, pos, CALL)
     after, _ = _rows(raw)
     before = ["".join(cell or "." for cell in row) for row in state(pos)]
     changed = [
@@ -126,6 +130,8 @@ def read_move(raw: Any, pos: Position) -> int:
 def format_problem(raw: Any, pos: Position) -> str | None:
     """What the board's own bookkeeping says wrong after the move (the move played by hand, not
     through ``trigger``); None when it agrees, or when it cannot be read (no charge then)."""
+    if type(raw) is int:
+        return None
     try:
         after, books = _rows(raw)
     except MalformedMoveError:
