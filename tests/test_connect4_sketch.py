@@ -283,5 +283,7 @@ def test_the_example_class_keeps_its_grades(run_cli, tmp_path):
     """The README's command on examples/connect4-sketch: the grades on record."""
     from tests.test_examples import _grade_example
 
-    out, done = _grade_example(run_cli, tmp_path, "connect4-sketch", "connect4_sketch", ())
+    out, done = _grade_example(
+        run_cli, tmp_path, "connect4-sketch", "connect4_sketch", ("tactics",)
+    )
     assert "roster:" not in done.stderr
