@@ -16,7 +16,7 @@ import pytest
 
 from autograder.games import find_assignment
 from autograder.games.connect4 import rules
-from autograder.games.connect4.sketch import format_problem, read_move, render, state
+from autograder.games.connect4.sketch import format_problem, missing, read_move, render, state
 from autograder.games.connect4.variants import VARIANTS
 from tests.conftest import ROOT
 
@@ -94,6 +94,16 @@ def test_a_disc_put_by_hand_leaves_the_boards_bookkeeping_behind():
     assert turn is not None and "currentPlayer is still 'Y'" in turn
     assert format_problem(_after(pos, {(5, 2): "Y"}, "0011000|R|0"), pos) is None
     assert format_problem(_after(pos, {(5, 2): "Y"}, "-|?|?"), pos) is None  # unsure: no charge
+
+
+def test_the_sketch_needs_the_chapters_classes_in_any_of_its_files():
+    board = b"class GameBoard(object):\n    pass\n\n\nclass Spot(object):\n    pass\n"
+    assert missing({"gameBoard.py": board, "ai.py": b"class AIBrain(object):\n    pass\n"}) is None
+    problem = missing({"gameBoard.py": board})
+    assert problem == (
+        "no file of the sketch defines class aiBrain (the chapter's AIBrain.py): hand in the "
+        "sketch folder (connectFour_AI.pyde, gameBoard.py, spot.py and AIBrain.py), or its zip"
+    )
 
 
 def test_the_sketch_is_its_own_assignment_on_the_standard_board_only():

@@ -12,6 +12,7 @@ kit's side to move has.
 from __future__ import annotations
 
 import ast
+import re
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -153,14 +154,24 @@ def format_problem(raw: Any, pos: Position) -> str | None:
     return None
 
 
+_CLASSES = {"GameBoard": "gameBoard.py", "aiBrain": "AIBrain.py", "Spot": "spot.py"}
+_CLASS = re.compile(rb"^\s*class\s+(\w+)", re.MULTILINE)
+
+
 def missing(sources: Mapping[str, bytes]) -> str | None:
-    """The sketch's files a submission lacks, in one sentence."""
-    absent = [name for name in FILES if name not in sources]
+    """The chapter's classes no file of the sketch defines (any case, in any of its files, as
+    the driver finds them), in one sentence; None when all are there."""
+    defined = {
+        name.decode("ascii", "replace").casefold()
+        for text in sources.values()
+        for name in _CLASS.findall(text)
+    }
+    absent = [name for name in _CLASSES if name.casefold() not in defined]
     if not absent:
         return None
-    named = " and ".join(absent)
+    named = " and ".join(f"class {name} (the chapter's {_CLASSES[name]})" for name in absent)
     return (
-        f"{named} {'is' if len(absent) == 1 else 'are'} missing: hand in the sketch folder "
+        f"no file of the sketch defines {named}: hand in the sketch folder "
         "(connectFour_AI.pyde, gameBoard.py, spot.py and AIBrain.py), or its zip"
     )
 
