@@ -144,7 +144,8 @@ def test_modules_drawing_at_import_load_headless_and_autoplay_drops_one_disc(tmp
     spot = folder / "spot.py"
     spot.write_text(
         "size(700, 600)\nbackground(200)\nellipseMode(CENTER)\nfont = createFont('Arial', 32)\n"
-        "textFont(font)\nfill(color(255, 0, 0))\nstart = millis()\n" + spot.read_text()
+        "textFont(font)\nfill(color(255, 0, 0))\nstart = millis()\n"
+        "middle = floor(constrain(random(10), 0, 7) + dist(0, 0, 3, 4) * 0)\n" + spot.read_text()
     )
     grid = [[""] * 7 for _ in range(6)]
     grid[5][3] = "R"

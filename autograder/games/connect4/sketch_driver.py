@@ -19,6 +19,8 @@ reads the move as the one disc added (``autograder/games/connect4/sketch.py``).
 from __future__ import annotations
 
 import builtins as _builtins
+import math
+import random as _random
 
 # Bound before the submission runs, as in the runner: a submission patching builtins changes
 # nothing here.
@@ -137,12 +139,56 @@ _VALUES: dict[str, object] = {
 }
 
 
+def _random_number(low: float = 1.0, high: float | None = None) -> float:
+    """Processing's ``random(high)`` and ``random(low, high)``."""
+    return _random.uniform(0.0, low) if high is None else _random.uniform(low, high)
+
+
+def _constrain(value: float, low: float, high: float) -> float:
+    return min(max(value, low), high)
+
+
+def _dist(x1: float, y1: float, x2: float, y2: float) -> float:
+    return math.hypot(x2 - x1, y2 - y1)
+
+
+def _lerp(start: float, stop: float, amount: float) -> float:
+    return start + (stop - start) * amount
+
+
+# Processing's maths as globals (Python's own builtins, abs, min, max, round ..., stay).
+_MATHS: dict[str, object] = {
+    "sqrt": math.sqrt,
+    "sq": lambda value: value * value,
+    "floor": math.floor,
+    "ceil": math.ceil,
+    "exp": math.exp,
+    "log": math.log,
+    "sin": math.sin,
+    "cos": math.cos,
+    "tan": math.tan,
+    "asin": math.asin,
+    "acos": math.acos,
+    "atan": math.atan,
+    "atan2": math.atan2,
+    "radians": math.radians,
+    "degrees": math.degrees,
+    "dist": _dist,
+    "constrain": _constrain,
+    "lerp": _lerp,
+    "random": _random_number,
+    "randomSeed": _random.seed,
+    "noise": lambda *args: 0.5,
+    "noiseSeed": _nothing,
+}
+
+
 def _install() -> None:
     """Processing's globals as builtins, none of Python's own replaced (``print``, ``map``,
     ``min`` ... stay Python's, as in Processing's Python mode)."""
     stand_ins: dict[str, object] = {name: _nothing for name in _DRAWING}
     stand_ins |= {name: _Anything() for name in _MAKERS}
-    stand_ins |= _VALUES
+    stand_ins |= _VALUES | _MATHS
     for name, value in stand_ins.items():
         if not hasattr(_builtins, name):
             setattr(_builtins, name, value)
