@@ -178,6 +178,28 @@ def test_an_aibrain_importing_the_board_back_imports_as_in_processing(tmp_path):
     assert sum(row.count("Y") for row in reply["move"][:6]) == 1
 
 
+def test_a_board_that_renames_its_bookkeeping_is_set_up_all_the_same(tmp_path):
+    """A student's own names for the column heights and the turn (a list of seven zeros, a
+    'R' under a name with "turn" in it) are set to the position too: the disc lands on top."""
+    folder = tmp_path / "sketch"
+    shutil.copytree(SEED, folder)
+    board = folder / "gameBoard.py"
+    board.write_text(
+        board.read_text().replace("colHeight", "heights").replace("currentPlayer", "turn")
+    )
+    brain = folder / "AIBrain.py"
+    brain.write_text(brain.read_text().replace("currentPlayer", "turn"))
+    grid = [[""] * 7 for _ in range(5)] + [["R", "Y", "R", "Y", "R", "Y", "R"]]
+    done = _driven(
+        folder,
+        f"handlers['new']({{'state': {grid!r}, 'start': None}})\n"
+        "print(json.dumps(handlers['move']({})), file=sys.stderr)\n",
+    )
+    assert done.returncode == 0, done.stderr
+    rows = json.loads(done.stderr.strip().splitlines()[-1])["move"][:6]
+    assert rows[5] == "RYRYRYR" and rows[4].count("Y") == 1 and rows[4].count(".") == 6
+
+
 def test_a_sketch_without_the_chapters_grid_is_told_what_to_keep(tmp_path):
     folder = tmp_path / "sketch"
     shutil.copytree(SEED, folder)

@@ -326,15 +326,41 @@ def _set_position(board: Any, grid: list[list[str]]) -> str | None:
             "chapter's board has: keep self.grids[row][column].value"
         )
     heights = [_discs(grid, c) for c in range(COLUMNS)]
-    for name, value in (
+    settings: list[tuple[str, object]] = [
         ("colHeight", heights),
         ("currentPlayer", "Y"),
         ("gameOver", False),
         ("winner", None),
-    ):
+    ]
+    settings += _renamed(board, heights)
+    for name, value in settings:
         with suppress(BaseException):  # a board that refuses the attribute keeps its own
             setattr(board, name, value)
     return None
+
+
+def _renamed(board: Any, heights: list[int]) -> list[tuple[str, object]]:
+    """The board's own names for the chapter's bookkeeping, read from a fresh board: a list of
+    seven equal ints is a count per column (0: discs so far, as ``colHeight``; 5 or 6: the
+    next free row from the top or the room left), and a ``'R'`` under a name with "player"
+    or "turn" in it is whose turn it is."""
+    found: list[tuple[str, object]] = []
+    try:
+        names = sorted(board.__dict__)
+    except BaseException:
+        return found
+    for name in names:
+        if name in ("colHeight", "currentPlayer", "grids"):
+            continue
+        value = getattr(board, name, None)
+        if type(value) is list and len(value) == COLUMNS and all(type(v) is int for v in value):
+            if value == [0] * COLUMNS:
+                found.append((name, list(heights)))
+            elif value in ([5] * COLUMNS, [6] * COLUMNS):
+                found.append((name, [value[0] - h for h in heights]))
+        elif value == "R" and ("player" in name.casefold() or "turn" in name.casefold()):
+            found.append((name, "Y"))
+    return found
 
 
 def _discs(grid: list[list[str]], column: int) -> int:
