@@ -196,8 +196,10 @@ def test_a_board_that_renames_its_bookkeeping_is_set_up_all_the_same(tmp_path):
         "print(json.dumps(handlers['move']({})), file=sys.stderr)\n",
     )
     assert done.returncode == 0, done.stderr
-    rows = json.loads(done.stderr.strip().splitlines()[-1])["move"][:6]
+    after = json.loads(done.stderr.strip().splitlines()[-1])["move"]
+    rows = after[:6]
     assert rows[5] == "RYRYRYR" and rows[4].count("Y") == 1 and rows[4].count(".") == 6
+    assert after[6] == "-|?|0"  # no colHeight or currentPlayer to judge: nothing charged
 
 
 def test_a_sketch_without_the_chapters_grid_is_told_what_to_keep(tmp_path):

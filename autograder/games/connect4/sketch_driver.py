@@ -326,12 +326,14 @@ def _set_position(board: Any, grid: list[list[str]]) -> str | None:
             "chapter's board has: keep self.grids[row][column].value"
         )
     heights = [_discs(grid, c) for c in range(COLUMNS)]
-    settings: list[tuple[str, object]] = [
+    chapter: list[tuple[str, object]] = [
         ("colHeight", heights),
         ("currentPlayer", "Y"),
         ("gameOver", False),
         ("winner", None),
     ]
+    # only the names the board has: one it lacks is not read back as its bookkeeping either
+    settings = [(name, value) for name, value in chapter if hasattr(board, name)]
     settings += _renamed(board, heights)
     for name, value in settings:
         with suppress(BaseException):  # a board that refuses the attribute keeps its own
