@@ -94,6 +94,9 @@ def test_a_disc_put_by_hand_leaves_the_boards_bookkeeping_behind():
     assert turn is not None and "currentPlayer is still 'Y'" in turn
     assert format_problem(_after(pos, {(5, 2): "Y"}, "0011000|R|0"), pos) is None
     assert format_problem(_after(pos, {(5, 2): "Y"}, "-|?|?"), pos) is None  # unsure: no charge
+    three = _position(0, 1, 0, 1, 0, 6)  # the side to move wins in column 0: no turn to pass
+    assert format_problem(_after(three, {(2, 0): "Y"}, "4200001|Y|?"), three) is None
+    assert format_problem(_after(three, {(5, 2): "Y"}, "3210001|Y|?"), three) is not None
 
 
 def test_the_sketch_needs_the_chapters_classes_in_any_of_its_files():

@@ -145,8 +145,7 @@ def format_problem(raw: Any, pos: Position) -> str | None:
             f"after {CALL} colHeight is {[int(h) for h in heights]} but the columns hold "
             f"{discs} discs: drop the disc with trigger(column), which keeps colHeight"
         )
-    won = over == "1"
-    if player == "Y" and not won:
+    if player == "Y" and over != "1" and not _ends(raw, pos):
         return (
             f"after {CALL} currentPlayer is still 'Y' and the game is not over: play the "
             "move with trigger(column), which passes the turn to red"
@@ -156,6 +155,15 @@ def format_problem(raw: Any, pos: Position) -> str | None:
 
 _CLASSES = {"GameBoard": "gameBoard.py", "aiBrain": "AIBrain.py", "Spot": "spot.py"}
 _CLASS = re.compile(rb"^\s*class\s+(\w+)", re.MULTILINE)
+
+
+def _ends(raw: Any, pos: Position) -> bool:
+    """Whether the move read from ``raw`` ends the game by the rules (no turn to pass then);
+    an unreadable move ends nothing."""
+    try:
+        return rules.result(rules.play(pos, read_move(raw, pos))) is not None
+    except rules.MoveError:
+        return False
 
 
 def missing(sources: Mapping[str, bytes]) -> str | None:
