@@ -109,6 +109,13 @@ def test_the_sketch_needs_the_chapters_classes_in_any_of_its_files():
     )
 
 
+def test_a_sketch_folder_graded_as_another_homework_is_told_which_one(run_cli):
+    done = run_cli("check", str(SEED), "--assignment", "connect4", expect_ok=False)
+    assert done.returncode != 0
+    assert "holds no game.py" in done.stderr
+    assert "it is a Processing sketch: grade it with --assignment connect4-sketch" in done.stderr
+
+
 def test_the_sketch_is_its_own_assignment_on_the_standard_board_only():
     sketch = find_assignment("connect4-processing")
     assert sketch.name == "connect4-sketch" and sketch.main_file == "gameBoard.py"

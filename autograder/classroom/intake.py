@@ -92,6 +92,8 @@ def _missing(root: Path, main: str, label: str) -> Path:
     hint = f" (it holds {', '.join(others[:5])})" if others else " (it is empty)"
     if any(name.endswith(".ipynb") for name in others):
         hint += f"; a notebook is not accepted: export it to {main}"
+    if any(name.endswith(".pyde") for name in others) and main != "gameBoard.py":
+        hint += "; it is a Processing sketch: grade it with --assignment connect4-sketch"
     raise GraderError(f"{label} holds no {main}{hint}")
 
 
