@@ -62,7 +62,10 @@ def _main_file(name: str | None, submission: Path) -> str:
     (``game.py``) unless the submission holds another game's files (the book's four)."""
     if name:
         return _assignment(name).main_file
-    packs = [a.pack for a in ASSIGNMENTS.values()]  # every interface's files too
+    # every interface's files too, after the games' own: a Board homework folder holding a
+    # gameBoard.py (its exercise 3) stays the Board homework, not seed 003's sketch
+    assignments = sorted(ASSIGNMENTS.values(), key=lambda a: bool(a.interface.name))
+    packs = [a.pack for a in assignments]
     for pack in packs[1:]:
         if pack.files[0] != packs[0].files[0] and holds_files(submission, pack.files):
             return pack.files[0]

@@ -116,6 +116,26 @@ def test_a_sketch_folder_graded_as_another_homework_is_told_which_one(run_cli):
     assert "it is a Processing sketch: grade it with --assignment connect4-sketch" in done.stderr
 
 
+def test_a_board_homework_with_a_gameboard_file_stays_the_board_homework(tmp_path):
+    """The book's exercise 3 keeps one GameBoard class, perhaps in gameBoard.py: with the
+    book's minimax.py beside it, the folder is the Board homework, not the sketch."""
+    import argparse
+
+    from autograder.cli import _open
+
+    folder = tmp_path / "student"
+    shutil.copytree(ROOT / "solution" / "board-abc", folder)
+    shutil.copy(ROOT / "tests/data/board_abc_exercise3/gameboard.txt", folder / "gameBoard.py")
+    work = tmp_path / "work"
+    work.mkdir()
+    _, assignment, _ = _open(argparse.Namespace(submission=str(folder), assignment=None), work)
+    assert assignment.name == "board-abc"
+    sketch = tmp_path / "work2"
+    sketch.mkdir()
+    _, assignment, _ = _open(argparse.Namespace(submission=str(SEED), assignment=None), sketch)
+    assert assignment.name == "connect4-sketch"
+
+
 def test_the_sketch_is_its_own_assignment_on_the_standard_board_only():
     sketch = find_assignment("connect4-processing")
     assert sketch.name == "connect4-sketch" and sketch.main_file == "gameBoard.py"
