@@ -48,7 +48,7 @@ from autograder.classroom.submission import grade_submission, load_warning
 from autograder.classroom.summary import write_summary
 from autograder.errors import GraderError, run_command
 from autograder.files import write_atomic
-from autograder.games import ASSIGNMENTS, PACKS, find_assignment
+from autograder.games import ASSIGNMENTS, find_assignment
 from autograder.games.pack import Assignment
 from autograder.grading.html import feedback_html
 from autograder.grading.report import markdown, results_json_text, terminal
@@ -75,7 +75,10 @@ def _main_file(name: str | None, submission: Path) -> str:
     (``game.py``) unless the submission holds another game's files (the book's four)."""
     if name:
         return _assignment(name).main_file
-    packs = list(PACKS.values())
+    # every interface's files too, after the games' own: a Board homework folder holding a
+    # gameBoard.py (its exercise 3) stays the Board homework, not seed 003's sketch
+    assignments = sorted(ASSIGNMENTS.values(), key=lambda a: bool(a.interface.name))
+    packs = [a.pack for a in assignments]
     for pack in packs[1:]:
         if pack.files[0] != packs[0].files[0] and holds_files(submission, pack.files):
             return pack.files[0]
@@ -85,7 +88,7 @@ def _main_file(name: str | None, submission: Path) -> str:
 def _open(args: argparse.Namespace, work: str) -> tuple[Submission, Assignment, tuple[str, ...]]:
     """The submission named on the command line, in ``work``, and its assignment."""
     main = _main_file(args.assignment, Path(args.submission))
-    files = next((pack.files for pack in PACKS.values() if pack.files[0] == main), ())
+    files = next((a.pack.files for a in ASSIGNMENTS.values() if a.pack.files[0] == main), ())
     submission = open_submission(Path(args.submission), Path(work), main, files)
     assignment, how = choose_assignment(args.assignment, submission, main)
     require_files(submission, assignment.pack)

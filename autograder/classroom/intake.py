@@ -96,6 +96,8 @@ def _missing(root: Path, main: str, label: str) -> Path:
     books = [n for n in others if n.lower().endswith(".ipynb")]
     if len(books) > 1:
         hint += f"; it holds {len(books)} notebooks: hand in one"
+    if any(name.endswith(".pyde") for name in others) and main != "gameBoard.py":
+        hint += "; it is a Processing sketch: grade it with --assignment connect4-sketch"
     raise GraderError(f"{label} holds no {main}{hint}")
 
 

@@ -30,12 +30,19 @@ __all__ = [
     "looks_like",
 ]
 
+
+def _plays(interface: Interface, variant: object) -> bool:
+    """Whether ``interface`` offers ``variant``: seed 003's sketch plays the 7×6 board only."""
+    return interface.variants is None or getattr(variant, "name", None) in interface.variants
+
+
 PACKS: dict[str, GamePack] = {pack.name: pack for pack in (TEEKO, CONNECT4, BOARD_ABC)}
 ASSIGNMENTS: dict[str, Assignment] = {
     a.name: a
     for pack in PACKS.values()
     for interface in (DEFAULT_INTERFACE, *pack.interfaces.values())
     for a in (Assignment(pack, variant, interface) for variant in pack.variants.values())
+    if _plays(interface, a.variant)
 }
 _CLASS = re.compile(rb"^\s*class\s+(\w+)", re.MULTILINE)
 
@@ -57,7 +64,7 @@ def find_assignment(name: str) -> Assignment:
                 # connect4-notebook-9x7 is the notebook on the board connect4-9x7
                 sized = pack.name + wanted[len(prefix) :] if prefix else wanted
                 variant = pack.parse_variant(sized)
-                if variant is not None:
+                if variant is not None and _plays(interface, variant):
                     return Assignment(pack, variant, interface)
     known = ", ".join(ASSIGNMENTS)
     raise UnknownAssignmentError(f"unknown assignment {name!r}: choose one of {known}")

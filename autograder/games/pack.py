@@ -185,6 +185,8 @@ class GamePack:
 
 # The pack's fields an interface may replace: what the student writes and how it is called.
 _INTERFACE_FIELDS = (
+    "side_names",
+    "render",
     "files",
     "driver",
     "move_call",
@@ -217,6 +219,9 @@ class Interface:
     entry: str = ""  # how the driver calls the student's code, for messages; "" is "Cls()"
     aliases: tuple[str, ...] = ()  # other names of its assignments' prefix: "connect4-colab"
     description: str = ""  # one line for the list of assignments
+    variants: tuple[str, ...] | None = None  # the pack's variants it plays; None: every one
+    side_names: Mapping[str, str] | None = None  # its course's names of the sides
+    render: Callable[[Any], str] | None = None  # a position as its course's board shows it
     files: tuple[str, ...] | None = None
     driver: Path | None = None
     move_call: str | None = None

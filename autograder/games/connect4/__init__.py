@@ -7,6 +7,7 @@ from pathlib import Path
 from autograder.games.connect4 import notebook, rules, view
 from autograder.games.connect4.opponents import OPPONENTS
 from autograder.games.connect4.probes import probe_positions
+from autograder.games.connect4.sketch import INTERFACE as SKETCH
 from autograder.games.connect4.variants import VARIANTS, parse_variant
 from autograder.games.pack import GamePack
 
@@ -47,5 +48,8 @@ PACK = GamePack(
     parse_variant=parse_variant,
     goal="line",
     move_name=lambda column: f"column {column}",
-    interfaces={"notebook": notebook.INTERFACE},  # seed 004's Agent and Connect4State
+    interfaces={  # other courses' Connect Four homeworks
+        "notebook": notebook.INTERFACE,  # seed 004's Agent and Connect4State
+        SKETCH.name: SKETCH,  # seed 003's Processing sketch
+    },
 )
