@@ -21,8 +21,9 @@ from autograder.oracle._vector import VectorLayout
 from autograder.oracle.codes import MAX_PLIES, UNKNOWN, loss_code, win_code
 from autograder.oracle.game import Game
 from autograder.oracle.layout import Layout
+from autograder.oracle.symmetry import Folding
 
-__all__ = ["Progress", "Solver", "STAGES", "fraction"]
+__all__ = ["Progress", "Solver", "STAGES", "fold", "fraction"]
 
 I32 = np.int32
 
@@ -236,6 +237,18 @@ class Solver:
             for k in range(layout.move_phase)
         }
         stats["start"] = int(table[0])
+
+
+def fold(table: npt.NDArray[np.int8], folding: Folding) -> npt.NDArray[np.int8]:
+    """The rows of ``table`` (in :class:`Layout` order) whose other side is canonical: the
+    folded table of :class:`~autograder.oracle.symmetry.Folding`."""
+    layout = folding.layout
+    parts = []
+    for k, (_, b) in enumerate(layout.sides):
+        level = table[layout.offsets[k] : layout.offsets[k] + layout.sizes[k]]
+        rows = level.reshape(-1, layout.stride[k])
+        parts.append(rows[np.array(folding.canonical_ranks(b), dtype=np.int64)].ravel())
+    return np.concatenate(parts)
 
 
 def fraction(stage: str, within: float) -> float:
