@@ -63,7 +63,7 @@ def test_orbits_cover_every_placement_once() -> None:
 
 
 def _solved(game: Game) -> tuple[Layout, np.ndarray]:  # type: ignore[name-defined]
-    solver = Solver(game)
+    solver = Solver(game, symmetric=False)  # the full table, in Layout order
     for _ in solver.run():
         pass
     return solver.layout, solver.table

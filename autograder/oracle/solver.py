@@ -1,9 +1,14 @@
 """Solve a game exactly: retrograde analysis of the move phase, then the drop phase backwards.
 
 ``Solver(game).run()`` is a generator of :class:`Progress` reports; when it is exhausted,
-``solver.table`` holds one code per position (see :mod:`autograder.oracle.codes`) in the order
-of :class:`~autograder.oracle.layout.Layout`, and ``solver.stats`` the figures of the build.
-Stop iterating to stop the build; nothing is written anywhere by this module.
+``solver.table`` holds one code per position of the folded table (see
+:mod:`autograder.oracle.codes` and :class:`~autograder.oracle.symmetry.Folding`; with
+``symmetric=False``, every position in :class:`~autograder.oracle.layout.Layout` order), and
+``solver.stats`` the figures of the build, counted over every position. Stop iterating to stop
+the build; nothing is written anywhere by this module.
+
+The move phase is solved whole (its retrograde follows moves between any placements), then
+folded; the drop phase is solved folded, for canonical placements of the other side only.
 """
 
 from __future__ import annotations
@@ -59,9 +64,10 @@ class Progress:
 class Solver:
     """The exact solution of ``game``, computed by :meth:`run`."""
 
-    def __init__(self, game: Game, chunk: int = _CHUNK) -> None:
+    def __init__(self, game: Game, chunk: int = _CHUNK, symmetric: bool = True) -> None:
         self.game = game
         self.layout = Layout(game)
+        self.folding = Folding(self.layout, symmetric)
         self.chunk = chunk
         self.table: npt.NDArray[np.int8] = np.empty(0, dtype=np.int8)
         self.stats: dict[str, Any] = {}
@@ -69,11 +75,10 @@ class Solver:
     def run(self) -> Iterator[Progress]:
         """Solve, reporting progress; afterwards ``table`` and ``stats`` are filled in."""
         started = time.perf_counter()
-        vec = VectorLayout(self.layout)
-        layout = self.layout
-        table = np.full(layout.total, UNKNOWN, dtype=np.int8)
+        layout, folding = self.layout, self.folding
+        vec = VectorLayout(layout, folding)
         k = layout.move_phase
-        move = table[layout.offsets[k] :]
+        move = np.full(layout.sizes[k], UNKNOWN, dtype=np.int8)
         counts = np.zeros(layout.sizes[k], dtype=np.uint8)
         stats: dict[str, Any] = {"positions": layout.total, "levels": list(layout.sizes)}
         yield from self._classify(vec, move, counts, stats)
@@ -81,6 +86,9 @@ class Solver:
         yield from self._retrograde(vec, move, counts, stats)
         del counts
         stats["seconds_retrograde"] = round(time.perf_counter() - started, 1)
+        table = np.full(folding.total, UNKNOWN, dtype=np.int8)
+        table[folding.offsets[k] :] = fold_level(move, folding, k).ravel()
+        del move
         yield from self._drop(vec, table, stats)
         stats["seconds"] = round(time.perf_counter() - started, 1)
         if (table == UNKNOWN).any():
@@ -219,18 +227,24 @@ class Solver:
         scores = np.arange(-256, 257, dtype=np.int16)
         back = np.where(scores > 0, 256 - scores, np.where(scores < 0, -(scores + 256), 0))
         back = back.astype(np.int8)
-        work = sum(layout.sizes[k + 1] for k in range(layout.move_phase))
+        folding = self.folding
+        canonical = [
+            np.array(folding.canonical_ranks(b), dtype=I32) for b in range(layout.markers + 1)
+        ]
+        work = sum(
+            len(canonical[b]) * comb(n - b, a + 1) for a, b in layout.sides[: layout.move_phase]
+        )
         done = 0
         for k in reversed(range(layout.move_phase)):
             a, b = layout.sides[k]
-            level = table[layout.offsets[k] : layout.offsets[k] + layout.sizes[k]]
-            below = table[layout.offsets[k + 1] : layout.offsets[k + 1] + layout.sizes[k + 1]]
+            level = table[folding.offsets[k] : folding.offsets[k] + folding.sizes[k]]
+            below = table[folding.offsets[k + 1] : folding.offsets[k + 1] + folding.sizes[k + 1]]
             up = vec.up(n - b, a)
-            groups = comb(n, b)
+            groups = len(canonical[b])
             per_group = layout.stride[k]
             step = max(1, self.chunk // comb(n - b, a + 1))
             for first in range(0, groups, step):
-                other_rank = np.arange(first, min(groups, first + step), dtype=I32)
+                other_rank = canonical[b][first : first + step]
                 _, _, mover_rank, occupied = vec.block(k, other_rank)
                 children = vec.drop_children(k, other_rank)
                 score = best[below[children].view(np.uint8)]  # (G, children per group)
@@ -244,22 +258,36 @@ class Solver:
                 done += children.size
                 yield Progress("drop", done, work, f"{k} markers", fraction("drop", done / work))
         stats["drop_phase"] = {
-            str(k): _census(table[layout.offsets[k] : layout.offsets[k] + layout.sizes[k]])
+            str(k): _census(
+                table[folding.offsets[k] : folding.offsets[k] + folding.sizes[k]],
+                layout.stride[k],
+                folding.orbit[layout.sides[k][1]],
+            )
             for k in range(layout.move_phase)
         }
         stats["start"] = int(table[0])
 
 
-def fold(table: npt.NDArray[np.int8], folding: Folding) -> npt.NDArray[np.int8]:
-    """The rows of ``table`` (in :class:`Layout` order) whose other side is canonical: the
-    folded table of :class:`~autograder.oracle.symmetry.Folding`."""
+def fold_level(level: npt.NDArray[np.int8], folding: Folding, k: int) -> npt.NDArray[np.int8]:
+    """The rows (one per placement of the other side) of level ``k`` of a full table whose
+    other side is canonical: level ``k`` of the folded table, shape (slots, stride)."""
     layout = folding.layout
-    parts = []
-    for k, (_, b) in enumerate(layout.sides):
-        level = table[layout.offsets[k] : layout.offsets[k] + layout.sizes[k]]
-        rows = level.reshape(-1, layout.stride[k])
-        parts.append(rows[np.array(folding.canonical_ranks(b), dtype=np.int64)].ravel())
-    return np.concatenate(parts)
+    rows = level.reshape(-1, layout.stride[k])
+    return rows[np.array(folding.canonical_ranks(layout.sides[k][1]), dtype=np.int64)]
+
+
+def fold(table: npt.NDArray[np.int8], folding: Folding) -> npt.NDArray[np.int8]:
+    """The folded table of a full one (in :class:`Layout` order): the rows of each level whose
+    other side is canonical (:class:`~autograder.oracle.symmetry.Folding`)."""
+    layout = folding.layout
+    return np.concatenate(
+        [
+            fold_level(
+                table[layout.offsets[k] : layout.offsets[k] + layout.sizes[k]], folding, k
+            ).ravel()
+            for k in range(layout.levels)
+        ]
+    )
 
 
 def fraction(stage: str, within: float) -> float:
@@ -272,9 +300,15 @@ def fraction(stage: str, within: float) -> float:
     raise KeyError(stage)
 
 
-def _census(codes: npt.NDArray[np.int8]) -> dict[str, int]:
+def _census(
+    codes: npt.NDArray[np.int8], stride: int = 1, weights: list[int] | None = None
+) -> dict[str, int]:
+    """Wins, draws and losses among ``codes``; folded rows of ``stride`` codes count once per
+    placement of their orbit (``weights``), so the figures are the full table's."""
+    rows = codes.reshape(-1, stride)
+    weight = np.ones(len(rows), dtype=np.int64) if weights is None else np.array(weights)
     return {
-        "win": int((codes > 0).sum()),
-        "draw": int((codes == 0).sum()),
-        "loss": int((codes < 0).sum()),
+        "win": int(((rows > 0).sum(axis=1) * weight).sum()),
+        "draw": int(((rows == 0).sum(axis=1) * weight).sum()),
+        "loss": int(((rows < 0).sum(axis=1) * weight).sum()),
     }

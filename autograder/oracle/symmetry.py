@@ -64,11 +64,15 @@ def symmetries(game: Game) -> list[Perm]:
 
 
 class Folding:
-    """Where each position lives in the folded table of ``layout``'s game."""
+    """Where each position lives in the folded table of ``layout``'s game.
 
-    def __init__(self, layout: Layout) -> None:
+    With ``symmetric=False`` nothing is folded: the identity alone makes every placement its
+    own orbit, and the folded table is the full one in :class:`Layout` order (tests use it).
+    """
+
+    def __init__(self, layout: Layout, symmetric: bool = True) -> None:
         self.layout = layout
-        self.perms = symmetries(layout.game)
+        self.perms = symmetries(layout.game) if symmetric else [tuple(range(layout.squares))]
         inverse = [self.perms.index(_invert(p)) for p in self.perms]
         # frame[mask] = (slot, g): the canonical placement of mask's orbit is the slot-th of
         # its size, and perms[g] turns mask into it. Masks are walked in increasing order, so
@@ -97,6 +101,8 @@ class Folding:
         ]
         self.offsets = [sum(self.sizes[:k]) for k in range(layout.levels)]
         self.total = sum(self.sizes)
+        # [(size, slot)]: each square's bit among the canonical placement's free squares.
+        self._free: dict[tuple[int, int], list[int]] = {}
 
     def canonical_ranks(self, size: int) -> list[int]:
         """The colex ranks (rows of the full table's level) of the canonical masks of ``size``."""
@@ -106,15 +112,17 @@ class Folding:
     def relative(self, other: int) -> tuple[int, list[int]]:
         """For a placement ``other`` of the other side: its orbit's slot, and for each square
         the bit of the mover's marker there after the symmetry, among the canonical placement's
-        free squares (0 on the squares of ``other``). Lookups cache it per placement."""
+        free squares (0 on the squares of ``other``). The oracle keeps it per placement."""
         slot, g = self.frame[other]
-        perm = self.perms[g]
-        canonical = self.canonical[other.bit_count()][slot]
-        bits = [0] * self.layout.squares
-        for sq in range(self.layout.squares):
-            if not other >> sq & 1:
-                bits[sq] = compress(1 << perm[sq], canonical)
-        return slot, bits
+        size = other.bit_count()
+        free = self._free.get((size, slot))
+        if free is None:
+            canonical = self.canonical[size][slot]
+            free = self._free[(size, slot)] = [
+                0 if canonical >> sq & 1 else compress(1 << sq, canonical)
+                for sq in range(self.layout.squares)
+            ]
+        return slot, [free[to] for to in self.perms[g]]
 
     def index(self, mover: int, other: int) -> int:
         """The folded table index of the position where ``mover`` is to move against ``other``.
