@@ -73,7 +73,7 @@ def fast_solution(variant: str, budget: float = 0.05) -> str:
 
 @functools.cache
 def cached_oracle(variant: str) -> Oracle:
-    """The variant's oracle, loaded once per test run (97 MB each); skips when it is not built."""
+    """The variant's oracle, loaded once per test run (13 MB each); skips when it is not built."""
     if not cache_path(variant).exists():
         pytest.skip(f"no cached table: run `autograder oracle build --variant {variant}`")
     return load(variant)
