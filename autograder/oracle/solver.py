@@ -200,9 +200,8 @@ class Solver:
             ply += 1
             if ply + 1 > MAX_PLIES:
                 raise AssertionError(f"a game longer than {MAX_PLIES} plies does not fit a byte")
-            # A position reached by several un-moves is in a chunk's list once per un-move.
-            frontier[win_code(ply)] = np.unique(np.concatenate([np.empty(0, I32), *wins]))
-            frontier[loss_code(ply)] = np.unique(np.concatenate([np.empty(0, I32), *losses]))
+            frontier[win_code(ply)] = _distinct(wins)
+            frontier[loss_code(ply)] = _distinct(losses)
             decided += len(frontier[win_code(ply)]) + len(frontier[loss_code(ply)])
         move[move == UNKNOWN] = 0
         stats["longest_move_phase_win"] = longest["win"]
@@ -266,6 +265,18 @@ class Solver:
             for k in range(layout.move_phase)
         }
         stats["start"] = int(table[0])
+
+
+def _distinct(parts: list[npt.NDArray[np.int32]]) -> npt.NDArray[np.int32]:
+    """The indices in ``parts``, sorted, each once: a position reached by several un-moves is
+    in a chunk's list once per un-move. (Sorting and dropping repeats takes a fraction of the
+    time of ``np.unique``, whose hashing took 83 s of a 178 s build in numpy 2.4.)"""
+    found = np.concatenate([np.empty(0, I32), *parts])
+    found.sort()
+    keep = np.empty(len(found), dtype=bool)
+    keep[:1] = True
+    np.not_equal(found[1:], found[:-1], out=keep[1:])
+    return found[keep]
 
 
 def fold_level(level: npt.NDArray[np.int8], folding: Folding, k: int) -> npt.NDArray[np.int8]:
