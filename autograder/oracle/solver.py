@@ -316,8 +316,14 @@ def _census(
 ) -> dict[str, int]:
     """Wins, draws and losses among ``codes``; folded rows of ``stride`` codes count once per
     placement of their orbit (``weights``), so the figures are the full table's."""
+    if weights is None:
+        return {
+            "win": int((codes > 0).sum()),
+            "draw": int((codes == 0).sum()),
+            "loss": int((codes < 0).sum()),
+        }
     rows = codes.reshape(-1, stride)
-    weight = np.ones(len(rows), dtype=np.int64) if weights is None else np.array(weights)
+    weight = np.array(weights, dtype=np.int64)
     return {
         "win": int(((rows > 0).sum(axis=1) * weight).sum()),
         "draw": int(((rows == 0).sum(axis=1) * weight).sum()),
