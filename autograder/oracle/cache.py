@@ -128,7 +128,7 @@ def read_table(path: Path, folding: Folding) -> tuple[bytes, dict[str, Any]]:
     except FileNotFoundError:
         raise OracleError(
             f"there is no oracle table for {game.name!r} at {path}; build it with "
-            f"`autograder oracle build --variant {game.name}` (about a minute)"
+            f"`autograder oracle build --variant {game.name}` (about half a minute)"
         ) from None
     except OSError as err:
         raise OracleError(f"cannot read the oracle table {path}: {err.strerror}") from None

@@ -34,7 +34,7 @@ I32 = np.int32
 
 # Stages of a build and their rough share of its time (measured on 5x5, see docs/oracle.md);
 # the share turns per-stage counts into one progress figure with an honest-ish ETA.
-STAGES = {"classify": 0.13, "retrograde": 0.59, "drop": 0.27, "write": 0.01}
+STAGES = {"classify": 0.22, "retrograde": 0.70, "drop": 0.06, "write": 0.02}
 
 # Array elements per numpy step: enough to amortise Python's overhead, few enough for the CPU
 # cache. Predecessors (about 32 int32 slots per position) are worked out 8K positions at a
