@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 from pathlib import Path
 
 import pytest
 
-from autograder.oracle import OracleError, build, cache_dir, cache_path, load
+from autograder.oracle import OracleError, build, cache_dir, cache_path, commands, load
 from autograder.oracle.cache import MAGIC
 from autograder.oracle.game import Game, slide_goals
 
@@ -130,7 +131,9 @@ def test_another_format_is_refused() -> None:
         load(TINY)
 
 
-def test_a_table_of_the_first_format_is_refused_and_rebuilt(cache: Path) -> None:
+def test_a_table_of_the_first_format_is_refused_and_rebuilt(
+    cache: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
     """Format 1 (one byte per position, unfolded, 97 MB) is what earlier kits cached."""
     game = TINY.definition()
     header = {"format": 1, "game": game, "levels": [1, 9, 72, 252, 756, 1260, 1680]}
@@ -142,6 +145,12 @@ def test_a_table_of_the_first_format_is_refused_and_rebuilt(cache: Path) -> None
         f"{path} is in oracle format 1 but this kit reads format 2; "
         "rebuild it with `autograder oracle build --variant tiny`"
     )
+    # `autograder oracle build` (no --force) says why and builds it again.
+    monkeypatch.setattr(commands, "_games", lambda names: [TINY])
+    assert commands._build(argparse.Namespace(variant=None, force=False)) == 0
+    said = capsys.readouterr().err
+    assert "tiny: " + str(caught.value) + "; building it again" in " ".join(said.split())
+    assert load(TINY).header["format"] == 2
 
 
 @pytest.mark.parametrize("content", [b"", b"hello\n", MAGIC + b"{not json\n"])
