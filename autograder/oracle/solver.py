@@ -149,7 +149,7 @@ class Solver:
         """
         total = len(move)
         # The frontier of each ply is what the ply before decided: kept, not found again by
-        # scanning the whole move phase (two scans a ply cost 0.2-0.5 s, 10-25 s a build).
+        # scanning the whole move phase (two scans took 0.5 s a ply on a busy machine).
         frontier = {
             loss_code(0): np.flatnonzero(move == loss_code(0)).astype(I32),
             win_code(0): np.flatnonzero(move == win_code(0)).astype(I32),
