@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import json
+import os
 import re
 import subprocess
 import sys
@@ -20,7 +21,7 @@ import pytest
 from autograder.games import PACKS, find_assignment
 from autograder.games.pack import Assignment
 from autograder.grading.rubric import Rubric, load_rubric
-from autograder.oracle import Oracle, cache_path, load
+from autograder.oracle import ENV_VAR, Oracle, cache_path, load
 from autograder.play.launch import Launch, Limits
 from autograder.play.sandbox import Protections, available
 
@@ -73,7 +74,7 @@ def fast_solution(variant: str, budget: float = 0.05) -> str:
 
 @functools.cache
 def cached_oracle(variant: str) -> Oracle:
-    """The variant's oracle, loaded once per test run (97 MB each); skips when it is not built."""
+    """The variant's oracle, loaded once per test run (13 MB each); skips when it is not built."""
     if not cache_path(variant).exists():
         pytest.skip(f"no cached table: run `autograder oracle build --variant {variant}`")
     return load(variant)
@@ -93,14 +94,22 @@ for r in range(5):
 def autograder_process(
     args: list[str] | tuple[str, ...], env: dict[str, str] | None = None, timeout: float = 600
 ) -> subprocess.CompletedProcess[str]:
-    """``python -m autograder ARGS`` in a real process, with a small, fixed environment."""
+    """``python -m autograder ARGS`` in a real process, with a small, fixed environment (and
+    the oracle cache the tests' skip conditions looked in, when ``TEEKO_ORACLE_CACHE`` is set)."""
+    cache = {ENV_VAR: os.environ[ENV_VAR]} if os.environ.get(ENV_VAR) else {}
     return subprocess.run(
         [sys.executable, "-m", "autograder", *args],
         capture_output=True,
         text=True,
         timeout=timeout,
         cwd=ROOT,
-        env={"PATH": "/usr/bin:/bin", "COLUMNS": "120", "PYTHONPATH": str(ROOT), **(env or {})},
+        env={
+            "PATH": "/usr/bin:/bin",
+            "COLUMNS": "120",
+            "PYTHONPATH": str(ROOT),
+            **cache,
+            **(env or {}),
+        },
     )
 
 

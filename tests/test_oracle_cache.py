@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 from pathlib import Path
 
 import pytest
 
-from autograder.oracle import OracleError, build, cache_dir, cache_path, load
+from autograder.oracle import OracleError, build, cache_dir, cache_path, commands, load
 from autograder.oracle.cache import MAGIC
 from autograder.oracle.game import Game, slide_goals
 
@@ -48,8 +49,13 @@ def test_build_writes_one_checked_file(cache: Path) -> None:
     raw = path.read_bytes()
     assert raw.startswith(MAGIC)
     header = json.loads(raw[len(MAGIC) :].split(b"\n", 1)[0])
-    assert header["format"] == 1 and header["game"] == TINY.definition()
+    assert header["format"] == 2 and header["game"] == TINY.definition()
     assert header["levels"] == [1, 9, 72, 252, 756, 1260, 1680]
+    # Rows and columns map onto each other by every turn and mirror of the board: one row per
+    # orbit of the other side's placements of 0-3 markers is kept, 1, 3, 8 and 16 of them
+    # (Burnside's count; of 1, 9, 36 and 84 placements).
+    assert header["folded_levels"] == [1, 3, 24, 56, 168, 240, 320]
+    assert header["compression"] == "zlib"
     assert header["stats"]["positions"] == sum(header["levels"])
     oracle = load(TINY)
     assert oracle.stats == header["stats"]
@@ -121,8 +127,30 @@ def test_another_format_is_refused() -> None:
     header = json.loads(head)
     header["format"] = 99
     path.write_bytes(MAGIC + json.dumps(header).encode() + b"\n" + rest)
-    with pytest.raises(OracleError, match="oracle format 99 but this kit reads format 1"):
+    with pytest.raises(OracleError, match="oracle format 99 but this kit reads format 2"):
         load(TINY)
+
+
+def test_a_table_of_the_first_format_is_refused_and_rebuilt(
+    cache: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Format 1 (one byte per position, unfolded, 97 MB) is what earlier kits cached."""
+    game = TINY.definition()
+    header = {"format": 1, "game": game, "levels": [1, 9, 72, 252, 756, 1260, 1680]}
+    path = cache / "tiny.oracle"
+    path.write_bytes(MAGIC + json.dumps(header).encode() + b"\n" + bytes(2330))
+    with pytest.raises(OracleError) as caught:
+        load(TINY)
+    assert str(caught.value) == (
+        f"{path} is in oracle format 1 but this kit reads format 2; "
+        "rebuild it with `autograder oracle build --variant tiny`"
+    )
+    # `autograder oracle build` (no --force) says why and builds it again.
+    monkeypatch.setattr(commands, "_games", lambda names: [TINY])
+    assert commands._build(argparse.Namespace(variant=None, force=False)) == 0
+    said = capsys.readouterr().err
+    assert "tiny: " + str(caught.value) + "; building it again" in " ".join(said.split())
+    assert load(TINY).header["format"] == 2
 
 
 @pytest.mark.parametrize("content", [b"", b"hello\n", MAGIC + b"{not json\n"])

@@ -49,15 +49,23 @@ def _variant_param(name: str):  # type: ignore[no-untyped-def]
 VARIANT_PARAMS = [_variant_param(name) for name in VARIANTS]
 
 
-def _codes(oracle: Oracle):  # type: ignore[no-untyped-def]
-    return np.frombuffer(oracle.table, dtype=np.int8)
+def _level(oracle: Oracle, k: int):  # type: ignore[no-untyped-def]
+    """Level ``k`` of the folded table: one row per canonical placement of the other side."""
+    folding = oracle.folding
+    codes = np.frombuffer(oracle.table, dtype=np.int8)
+    level = codes[folding.offsets[k] : folding.offsets[k] + folding.sizes[k]]
+    return level.reshape(-1, oracle.layout.stride[k])
 
 
-def _census(codes) -> dict[str, int]:  # type: ignore[no-untyped-def]
+def _census(oracle: Oracle, k: int) -> dict[str, int]:
+    """Win, draw and loss counts of level ``k`` of the full table: each stored row stands for
+    every placement in its orbit (the build's own census counted the full table)."""
+    rows = _level(oracle, k)
+    weights = np.array(oracle.folding.orbit[oracle.layout.sides[k][1]], dtype=np.int64)
     return {
-        "win": int((codes > 0).sum()),
-        "draw": int((codes == 0).sum()),
-        "loss": int((codes < 0).sum()),
+        "win": int(((rows > 0).sum(axis=1) * weights).sum()),
+        "draw": int(((rows == 0).sum(axis=1) * weights).sum()),
+        "loss": int(((rows < 0).sum(axis=1) * weights).sum()),
     }
 
 
@@ -68,13 +76,11 @@ def test_figures_match_kit_spec(name: str) -> None:
     layout = oracle.layout
     assert layout.sizes[:-1] == EXPECTED["layout"]["drop_phase_positions"]
     assert layout.sizes[-1] == EXPECTED["layout"]["move_phase_placements"]
-    codes = _codes(oracle)
-    by_level = {
-        k: _census(codes[layout.offsets[k] : layout.offsets[k] + layout.sizes[k]])
-        for k in range(layout.levels)
-    }
+    by_level = {k: _census(oracle, k) for k in range(layout.levels)}
     breakdown = f"win/draw/loss by marker count: {by_level}"
-    move = codes[layout.offsets[layout.move_phase] :]
+    assert {str(k): by_level[k] for k in range(layout.move_phase)} == oracle.stats["drop_phase"]
+    assert sum(sum(c.values()) for c in by_level.values()) == layout.total
+    move = _level(oracle, layout.move_phase)
     start_value = oracle.value(start(find_variant(name))).value
     longest = int(move.max()) - 1
     assert start_value == expected.get("start", expected.get("measured_start")), breakdown
@@ -142,10 +148,10 @@ def test_perfect_play_from_the_start_stays_a_draw(name: str) -> None:
 def test_a_longest_win_takes_that_long(name: str) -> None:
     """Follow best moves from a position of the longest forced win until the goal."""
     oracle = cached_oracle(name)
-    layout = oracle.layout
-    move = _codes(oracle)[layout.offsets[layout.move_phase] :]
+    folding = oracle.folding
+    move = _level(oracle, oracle.layout.move_phase).ravel()
     index = int(np.argmax(move))
-    mover, other = layout.position(layout.offsets[layout.move_phase] + index)
+    mover, other = folding.position(folding.offsets[oracle.layout.move_phase] + index)
     pos = Position(mover, other, BLACK, find_variant(name))
     plies = verdict(int(move[index])).plies
     assert plies is not None

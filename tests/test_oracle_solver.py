@@ -19,7 +19,7 @@ from autograder.oracle.game import Game, slide_goals
 from autograder.oracle.layout import Layout
 
 pytest.importorskip("numpy")
-from autograder.oracle.solver import Progress, Solver  # noqa: E402
+from autograder.oracle.solver import Progress, Solver, fold  # noqa: E402
 
 LINES_OF_3 = [
     (((0, 0), (0, 1), (0, 2)), None),
@@ -99,8 +99,8 @@ def brute_force(game: Game) -> dict[tuple[int, int], int]:
     return {pos: 0 if code == UNKNOWN else code for pos, code in value.items()}
 
 
-def solve(game: Game, chunk: int = 1000) -> Solver:
-    solver = Solver(game, chunk=chunk)
+def solve(game: Game, chunk: int = 1000, symmetric: bool = True) -> Solver:
+    solver = Solver(game, chunk=chunk, symmetric=symmetric)
     reports = list(solver.run())
     assert reports and all(isinstance(r, Progress) for r in reports)
     assert [r.fraction for r in reports] == sorted(r.fraction for r in reports)
@@ -114,7 +114,7 @@ def _compare(game: Game, solver: Solver) -> None:
     wrong: Counter[int] = Counter()
     examples = []
     for (mover, other), code in expected.items():
-        got = int(solver.table[layout.index(mover, other)])
+        got = int(solver.table[solver.folding.index(mover, other)])
         if got != code:
             level = (mover | other).bit_count()
             wrong[level] += 1
@@ -124,9 +124,21 @@ def _compare(game: Game, solver: Solver) -> None:
     assert not wrong, f"mismatches by marker count {dict(wrong)}; e.g. {examples}"
 
 
+@pytest.mark.parametrize("symmetric", [True, False], ids=["folded", "full"])
 @pytest.mark.parametrize("game", [TINY, BLOCKING], ids=lambda g: g.name)
-def test_solver_matches_brute_force(game: Game) -> None:
-    _compare(game, solve(game))
+def test_solver_matches_brute_force(game: Game, symmetric: bool) -> None:
+    _compare(game, solve(game, symmetric=symmetric))
+
+
+@pytest.mark.parametrize("game", [TINY, BLOCKING], ids=lambda g: g.name)
+def test_the_folded_solve_is_the_full_one_folded(game: Game) -> None:
+    """The drop phase solved on canonical placements only gives the full table's rows, and
+    its figures count every position."""
+    folded, full = solve(game), solve(game, symmetric=False)
+    assert len(folded.folding.perms) > 1
+    assert (folded.table == fold(full.table, folded.folding)).all()
+    assert folded.stats["drop_phase"] == full.stats["drop_phase"]
+    assert folded.stats["move_phase"] == full.stats["move_phase"]
 
 
 @pytest.mark.slow
@@ -145,13 +157,13 @@ def test_blocked_positions_exist_and_are_losses() -> None:
     solver = solve(BLOCKING)
     assert solver.stats["blocked"] > 0
     top, middle = 0b000_000_111, 0b000_111_000
-    assert verdict(int(solver.table[Layout(BLOCKING).index(top, middle)])) == ("loss", 0)
+    assert verdict(int(solver.table[solver.folding.index(top, middle)])) == ("loss", 0)
 
 
 def test_vacating_a_centre_can_lose_and_both_goals_win_for_the_mover() -> None:
     """TINY's tee goal: squares 1, 3, 5 around the centre 4, which must be empty."""
-    layout = Layout(TINY)
-    table = solve(TINY).table
+    solver = solve(TINY)
+    table, layout = solver.table, solver.folding
     # The other side holds 1, 3, 5 but we stand on the centre: nobody has a goal yet.
     mover, other = 1 << 4 | 1 << 6 | 1 << 7, 1 << 1 | 1 << 3 | 1 << 5
     assert not TINY.has_goal(other, mover | other) and not TINY.has_goal(mover, mover | other)

@@ -62,7 +62,7 @@ class Table:
 
     @functools.cached_property
     def perfect(self) -> Perfect | None:
-        """The game's perfect player, loaded once per table (Teeko's is a 97 MB table read and
+        """The game's perfect player, loaded once per table (Teeko's is a 3 MB table read and
         checked on load); None where the game has none."""
         try:
             return oracle_for(self.assignment)

@@ -15,6 +15,7 @@ import numpy.typing as npt
 
 from autograder.oracle.game import Game
 from autograder.oracle.layout import Layout
+from autograder.oracle.symmetry import Folding
 
 __all__ = ["VectorLayout"]
 
@@ -23,9 +24,12 @@ Array = npt.NDArray[np.int32]
 
 
 class VectorLayout:
-    """Lookup tables for ``layout``'s game, built once per solve (a few MB for 5x5)."""
+    """Lookup tables for ``layout``'s game, built once per solve (a few MB for 5x5).
 
-    def __init__(self, layout: Layout) -> None:
+    Drop-phase children are indexed in ``folding``'s table (default: the full one).
+    """
+
+    def __init__(self, layout: Layout, folding: Folding | None = None) -> None:
         game: Game = layout.game
         n, m = layout.squares, layout.markers
         if layout.total >= 2**31:
@@ -75,6 +79,23 @@ class VectorLayout:
         self._ranker_tables(n, m)
         # Ranks of the mover's squares among the other side's free ones, by direct lookup.
         self.free_rank = self.rank(np.arange(1 << (n - m), dtype=I32))
+        self._fold_tables(folding or Folding(layout, symmetric=False))
+
+    def _fold_tables(self, folding: Folding) -> None:
+        # By colex rank: the slot of the placement's orbit, the symmetry that turns it into the
+        # canonical one (as a row of perm, square n staying put) and the canonical one's rank.
+        n = self.n
+        self.folding = folding
+        self.perm = np.array([[*p, n] for p in folding.perms], dtype=I32).ravel()
+        self.slot_of: list[Array] = []
+        self.turn_of: list[Array] = []
+        self.canonical_of: list[Array] = []
+        for size in range(self.m + 1):
+            frames = [folding.frame[mask] for mask in self.layout.unrank[size]]
+            ranks = folding.canonical_ranks(size)
+            self.slot_of.append(np.array([slot for slot, _ in frames], dtype=I32))
+            self.turn_of.append(np.array([g * (n + 1) for _, g in frames], dtype=I32))
+            self.canonical_of.append(np.array([ranks[slot] for slot, _ in frames], dtype=I32))
 
     # ---- colex ranks ---------------------------------------------------------------------------
 
@@ -205,8 +226,9 @@ class VectorLayout:
 
     def drop_children(self, k: int, other_rank: Array) -> Array:
         """For the drop-phase positions at level ``k`` whose other side has the colex ranks
-        ``other_rank`` (G of them): the indices within level ``k + 1`` of every position
-        ``(other side to move, mover + one square)``, shape (G, C(n - b, a + 1)).
+        ``other_rank`` (G of them): the indices within level ``k + 1`` of the folded table of
+        every position ``(other side to move, mover + one square)``, shape (G, C(n - b, a + 1)):
+        each turned by the symmetry that makes its other side (mover + one square) canonical.
 
         A parent's children are then ``children[g, up(n - b, a)[p]]``: grouping by the other
         side makes each index of level ``k + 1`` computed once, not once per parent.
@@ -217,6 +239,8 @@ class VectorLayout:
         y_sq = self.sq[b][other_rank]
         after_sq = free[:, self.sq[a + 1][: comb(n - b, a + 1)]]  # (G, C, a + 1)
         after_rank = self.rank(self.bit[after_sq].sum(axis=2, dtype=I32))
-        rel_y = self.relpos[a + 1][after_rank[:, :, None] * (n + 1) + y_sq[:, None, :]]
+        turned = self.perm[self.turn_of[a + 1][after_rank][:, :, None] + y_sq[:, None, :]]
+        canonical = self.canonical_of[a + 1][after_rank]
+        rel_y = self.relpos[a + 1][canonical[:, :, None] * (n + 1) + turned]
         y_rel = self.bit[rel_y].sum(axis=2, dtype=I32)
-        return after_rank * self.layout.stride[k + 1] + self.rank(y_rel)
+        return self.slot_of[a + 1][after_rank] * self.layout.stride[k + 1] + self.rank(y_rel)

@@ -1,10 +1,12 @@
 """Oracle tables on disk: where they live, how they are written, and how they are checked.
 
-A table file is ``MAGIC``, one line of JSON (the header) and the codes, one signed byte per
-position in :class:`~autograder.oracle.layout.Layout` order. The header holds the format
-version, the game's definition, the level sizes, the payload's SHA-256 and the build figures.
-A build writes a temporary file beside the target and renames it only when complete, so an
-interrupted build never leaves a file that looks finished.
+A table file is ``MAGIC``, one line of JSON (the header) and the payload: the folded codes
+(one signed byte per position whose other side is canonical, in
+:class:`~autograder.oracle.symmetry.Folding` order) as one zlib stream. The header holds the
+format version, the game's definition, the level sizes (full and folded), the symmetries
+folded by, the payload's SHA-256 and the build figures. A build writes a temporary file beside
+the target and renames it only when complete, so an interrupted build never leaves a file
+that looks finished.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import zlib
 from collections.abc import Generator
 from pathlib import Path
 from typing import Any, BinaryIO, cast
@@ -19,7 +22,7 @@ from typing import Any, BinaryIO, cast
 from autograder.errors import GraderError
 from autograder.files import atomic_file, remove_stale
 from autograder.oracle.game import Game
-from autograder.oracle.layout import Layout
+from autograder.oracle.symmetry import Folding
 
 __all__ = [
     "ENV_VAR",
@@ -32,9 +35,13 @@ __all__ = [
 ]
 
 ENV_VAR = "TEEKO_ORACLE_CACHE"
-FORMAT = 1  # bump when the layout or the value encoding changes
+FORMAT = 2  # bump when the layout, the folding, the compression or the value encoding changes
 MAGIC = b"teeko-oracle\n"
 _HEADER_LIMIT = 1 << 20
+# zlib level 6 on the folded 5x5 tables: 3.1 MB in about 1 s; level 9 saves 4% for 7 s, and
+# lzma (1.9 MB) takes 17 s to write and 0.27 s to read (docs/oracle.md, "Table format").
+_LEVEL = 6
+_STEP = 1 << 20
 
 
 class OracleError(GraderError):
@@ -60,22 +67,34 @@ def _rebuild(game: Game) -> str:
 
 
 def write_table(
-    path: Path, game: Game, table: memoryview, stats: dict[str, Any]
+    path: Path, folding: Folding, folded: memoryview, stats: dict[str, Any]
 ) -> Generator[int, None, None]:
-    """Write ``table`` (the codes, as bytes) to ``path`` atomically, yielding bytes written.
+    """Compress ``folded`` (the folded codes, as bytes) and write it to ``path`` atomically,
+    yielding how many codes are compressed so far.
 
     :raises OracleError: when the folder cannot be created or written.
     """
-    layout = Layout(game)
-    data = table.cast("B")
-    if len(data) != layout.total:
-        raise ValueError(f"{len(data)} codes for a table of {layout.total}")
+    layout = folding.layout
+    game = layout.game
+    data = folded.cast("B")
+    if len(data) != folding.total:
+        raise ValueError(f"{len(data)} codes for a folded table of {folding.total}")
+    packer = zlib.compressobj(_LEVEL)
+    parts = []
+    for start in range(0, len(data), _STEP):
+        parts.append(packer.compress(data[start : start + _STEP]))
+        yield min(len(data), start + _STEP)
+    parts.append(packer.flush())
+    payload = b"".join(parts)
     header = {
         "format": FORMAT,
         "encoding": "int8 per position, side to move: 0 draw, +n win, -n loss in n - 1 plies",
+        "folding": f"{len(folding.perms)} board symmetries; rows of canonical other sides",
+        "compression": "zlib",
         "game": game.definition(),
         "levels": layout.sizes,
-        "sha256": hashlib.sha256(data).hexdigest(),
+        "folded_levels": folding.sizes,
+        "sha256": hashlib.sha256(payload).hexdigest(),
         "stats": stats,
     }
     try:
@@ -89,39 +108,44 @@ def write_table(
         with atomic_file(path) as out:
             out.write(MAGIC)
             out.write(json.dumps(header, sort_keys=True).encode() + b"\n")
-            step = 1 << 24
-            for start in range(0, len(data), step):
-                out.write(data[start : start + step])
-                yield min(len(data), start + step)
+            out.write(payload)
     except OSError as err:
         raise OracleError(f"cannot write the oracle table {path}: {err.strerror}") from None
 
 
-def read_table(path: Path, game: Game) -> tuple[bytes, dict[str, Any]]:
-    """The codes stored in ``path`` for ``game``, checked, and the file's header.
+def read_table(path: Path, folding: Folding) -> tuple[bytes, dict[str, Any]]:
+    """The folded codes stored in ``path`` for ``folding``'s game, checked and decompressed,
+    and the file's header.
 
     :raises OracleError: in one sentence, when the file is missing, damaged, of another format
         or built for a different definition of the game.
     """
+    game = folding.layout.game
     try:
         with open(path, "rb") as source:
-            header = _header(source, path, game)
+            header = _header(source, path, folding)
             payload = source.read()
     except FileNotFoundError:
         raise OracleError(
             f"there is no oracle table for {game.name!r} at {path}; build it with "
-            f"`autograder oracle build --variant {game.name}` (about a minute)"
+            f"`autograder oracle build --variant {game.name}` (about half a minute)"
         ) from None
     except OSError as err:
         raise OracleError(f"cannot read the oracle table {path}: {err.strerror}") from None
-    if len(payload) != sum(header["levels"]) or hashlib.sha256(payload).hexdigest() != header.get(
-        "sha256"
-    ):
-        raise OracleError(f"{path} is damaged (its checksum does not match); {_rebuild(game)}")
-    return payload, header
+    damaged = f"{path} is damaged (its checksum does not match); {_rebuild(game)}"
+    if hashlib.sha256(payload).hexdigest() != header.get("sha256"):
+        raise OracleError(damaged)
+    try:
+        codes = zlib.decompress(payload)
+    except zlib.error:
+        raise OracleError(damaged) from None
+    if len(codes) != sum(header["folded_levels"]):
+        raise OracleError(damaged)
+    return codes, header
 
 
-def _header(source: BinaryIO, path: Path, game: Game) -> dict[str, Any]:
+def _header(source: BinaryIO, path: Path, folding: Folding) -> dict[str, Any]:
+    game = folding.layout.game
     if source.read(len(MAGIC)) != MAGIC:
         raise OracleError(f"{path} is not an oracle table; delete it or {_rebuild(game)}")
     line = source.readline(_HEADER_LIMIT)
@@ -140,6 +164,6 @@ def _header(source: BinaryIO, path: Path, game: Game) -> dict[str, Any]:
             f"{path} was built for a different definition of {game.name!r} (board, markers or "
             f"goals differ from this kit's); {_rebuild(game)}"
         )
-    if header.get("levels") != Layout(game).sizes:
+    if header.get("levels") != folding.layout.sizes or header.get("folded_levels") != folding.sizes:
         raise OracleError(f"{path} has a table of the wrong shape; {_rebuild(game)}")
     return cast(dict[str, Any], header)

@@ -1,9 +1,14 @@
 """Solve a game exactly: retrograde analysis of the move phase, then the drop phase backwards.
 
 ``Solver(game).run()`` is a generator of :class:`Progress` reports; when it is exhausted,
-``solver.table`` holds one code per position (see :mod:`autograder.oracle.codes`) in the order
-of :class:`~autograder.oracle.layout.Layout`, and ``solver.stats`` the figures of the build.
-Stop iterating to stop the build; nothing is written anywhere by this module.
+``solver.table`` holds one code per position of the folded table (see
+:mod:`autograder.oracle.codes` and :class:`~autograder.oracle.symmetry.Folding`; with
+``symmetric=False``, every position in :class:`~autograder.oracle.layout.Layout` order), and
+``solver.stats`` the figures of the build, counted over every position. Stop iterating to stop
+the build; nothing is written anywhere by this module.
+
+The move phase is solved whole (its retrograde follows moves between any placements), then
+folded; the drop phase is solved folded, for canonical placements of the other side only.
 """
 
 from __future__ import annotations
@@ -21,21 +26,22 @@ from autograder.oracle._vector import VectorLayout
 from autograder.oracle.codes import MAX_PLIES, UNKNOWN, loss_code, win_code
 from autograder.oracle.game import Game
 from autograder.oracle.layout import Layout
+from autograder.oracle.symmetry import Folding
 
-__all__ = ["Progress", "Solver", "STAGES", "fraction"]
+__all__ = ["Progress", "Solver", "STAGES", "fold", "fraction"]
 
 I32 = np.int32
 
 # Stages of a build and their rough share of its time (measured on 5x5, see docs/oracle.md);
 # the share turns per-stage counts into one progress figure with an honest-ish ETA.
-STAGES = {"classify": 0.13, "retrograde": 0.59, "drop": 0.27, "write": 0.01}
+STAGES = {"classify": 0.22, "retrograde": 0.70, "drop": 0.06, "write": 0.02}
 
 # Array elements per numpy step: enough to amortise Python's overhead, few enough for the CPU
 # cache. Predecessors (about 32 int32 slots per position) are worked out 8K positions at a
 # time: 0.5 us a position, against 1.1-2.6 us with 256K (measured on the 5x5 move phase).
 _CHUNK = 1 << 16
 _INNER = 1 << 13
-_SCAN = 1 << 22  # entries of the move phase scanned at a time for the next frontier
+_REPORT = 1 << 22  # frontier positions expanded between progress reports
 _DECIDED_GUESS = 0.42
 
 
@@ -58,9 +64,10 @@ class Progress:
 class Solver:
     """The exact solution of ``game``, computed by :meth:`run`."""
 
-    def __init__(self, game: Game, chunk: int = _CHUNK) -> None:
+    def __init__(self, game: Game, chunk: int = _CHUNK, symmetric: bool = True) -> None:
         self.game = game
         self.layout = Layout(game)
+        self.folding = Folding(self.layout, symmetric)
         self.chunk = chunk
         self.table: npt.NDArray[np.int8] = np.empty(0, dtype=np.int8)
         self.stats: dict[str, Any] = {}
@@ -68,11 +75,10 @@ class Solver:
     def run(self) -> Iterator[Progress]:
         """Solve, reporting progress; afterwards ``table`` and ``stats`` are filled in."""
         started = time.perf_counter()
-        vec = VectorLayout(self.layout)
-        layout = self.layout
-        table = np.full(layout.total, UNKNOWN, dtype=np.int8)
+        layout, folding = self.layout, self.folding
+        vec = VectorLayout(layout, folding)
         k = layout.move_phase
-        move = table[layout.offsets[k] :]
+        move = np.full(layout.sizes[k], UNKNOWN, dtype=np.int8)
         counts = np.zeros(layout.sizes[k], dtype=np.uint8)
         stats: dict[str, Any] = {"positions": layout.total, "levels": list(layout.sizes)}
         yield from self._classify(vec, move, counts, stats)
@@ -80,6 +86,9 @@ class Solver:
         yield from self._retrograde(vec, move, counts, stats)
         del counts
         stats["seconds_retrograde"] = round(time.perf_counter() - started, 1)
+        table = np.full(folding.total, UNKNOWN, dtype=np.int8)
+        table[folding.offsets[k] :] = fold_level(move, folding, k).ravel()
+        del move
         yield from self._drop(vec, table, stats)
         stats["seconds"] = round(time.perf_counter() - started, 1)
         if (table == UNKNOWN).any():
@@ -139,7 +148,13 @@ class Solver:
         slowest of them in d plies) is lost in d + 1. See the invariant in ``codes``.
         """
         total = len(move)
-        decided = total - int((move == UNKNOWN).sum())
+        # The frontier of each ply is what the ply before decided: kept, not found again by
+        # scanning the whole move phase (two scans took 0.5 s a ply on a busy machine).
+        frontier = {
+            loss_code(0): np.flatnonzero(move == loss_code(0)).astype(I32),
+            win_code(0): np.flatnonzero(move == win_code(0)).astype(I32),
+        }
+        decided = sum(len(f) for f in frontier.values())
         # The work is one expansion per decided position, unknown until the end; on the 5x5
         # variants 38-44% of the move phase gets decided, so that guess keeps the ETA steady.
         expected = max(decided, int(total * _DECIDED_GUESS))
@@ -151,30 +166,32 @@ class Solver:
         longest = {"win": 0, "loss": 0}
         while True:
             lost, won = loss_code(ply), win_code(ply)
-            found = {lost: 0, won: 0}
-            for start in range(0, total, _SCAN):
-                block = move[start : start + _SCAN]
-                for code in (lost, won):
-                    frontier = np.flatnonzero(block == code).astype(I32) + I32(start)
-                    found[code] += len(frontier)
-                    for part in range(0, len(frontier), inner):
-                        before = vec.predecessors(frontier[part : part + inner])
-                        before = before[move[before] == UNKNOWN]
-                        if code == lost:
-                            move[before] = win_code(ply + 1)
-                        else:
-                            np.subtract.at(counts, before, one)
-                            before = before[counts[before] == 0]
-                            move[before] = loss_code(ply + 1)
-                    expanded += len(frontier)
-                within = max(within, min(0.99, expanded / max(decided, expected, 1)))
-                yield Progress(
-                    "retrograde",
-                    expanded,
-                    max(decided, expected),
-                    f"ply {ply}",
-                    fraction("retrograde", within),
-                )
+            found = {code: len(frontier[code]) for code in (lost, won)}
+            wins: list[npt.NDArray[np.int32]] = []
+            losses: list[npt.NDArray[np.int32]] = []
+            for code in (lost, won):
+                positions = frontier.pop(code)
+                for part in range(0, len(positions), inner):
+                    before = vec.predecessors(positions[part : part + inner])
+                    before = before[move[before] == UNKNOWN]
+                    if code == lost:
+                        move[before] = win_code(ply + 1)
+                        wins.append(before)
+                    else:
+                        np.subtract.at(counts, before, one)
+                        before = before[counts[before] == 0]
+                        move[before] = loss_code(ply + 1)
+                        losses.append(before)
+                    expanded += min(inner, len(positions) - part)
+                    if part % _REPORT < inner:
+                        within = max(within, min(0.99, expanded / max(decided, expected, 1)))
+                        yield Progress(
+                            "retrograde",
+                            expanded,
+                            max(decided, expected),
+                            f"ply {ply}",
+                            fraction("retrograde", within),
+                        )
             if not found[lost] + found[won]:
                 break
             for kind, code in (("win", won), ("loss", lost)):
@@ -183,7 +200,9 @@ class Solver:
             ply += 1
             if ply + 1 > MAX_PLIES:
                 raise AssertionError(f"a game longer than {MAX_PLIES} plies does not fit a byte")
-            decided = max(decided, total - int((move == UNKNOWN).sum()))
+            frontier[win_code(ply)] = _distinct(wins)
+            frontier[loss_code(ply)] = _distinct(losses)
+            decided += len(frontier[win_code(ply)]) + len(frontier[loss_code(ply)])
         move[move == UNKNOWN] = 0
         stats["longest_move_phase_win"] = longest["win"]
         stats["longest_move_phase_loss"] = longest["loss"]
@@ -207,18 +226,24 @@ class Solver:
         scores = np.arange(-256, 257, dtype=np.int16)
         back = np.where(scores > 0, 256 - scores, np.where(scores < 0, -(scores + 256), 0))
         back = back.astype(np.int8)
-        work = sum(layout.sizes[k + 1] for k in range(layout.move_phase))
+        folding = self.folding
+        canonical = [
+            np.array(folding.canonical_ranks(b), dtype=I32) for b in range(layout.markers + 1)
+        ]
+        work = sum(
+            len(canonical[b]) * comb(n - b, a + 1) for a, b in layout.sides[: layout.move_phase]
+        )
         done = 0
         for k in reversed(range(layout.move_phase)):
             a, b = layout.sides[k]
-            level = table[layout.offsets[k] : layout.offsets[k] + layout.sizes[k]]
-            below = table[layout.offsets[k + 1] : layout.offsets[k + 1] + layout.sizes[k + 1]]
+            level = table[folding.offsets[k] : folding.offsets[k] + folding.sizes[k]]
+            below = table[folding.offsets[k + 1] : folding.offsets[k + 1] + folding.sizes[k + 1]]
             up = vec.up(n - b, a)
-            groups = comb(n, b)
+            groups = len(canonical[b])
             per_group = layout.stride[k]
             step = max(1, self.chunk // comb(n - b, a + 1))
             for first in range(0, groups, step):
-                other_rank = np.arange(first, min(groups, first + step), dtype=I32)
+                other_rank = canonical[b][first : first + step]
                 _, _, mover_rank, occupied = vec.block(k, other_rank)
                 children = vec.drop_children(k, other_rank)
                 score = best[below[children].view(np.uint8)]  # (G, children per group)
@@ -232,10 +257,48 @@ class Solver:
                 done += children.size
                 yield Progress("drop", done, work, f"{k} markers", fraction("drop", done / work))
         stats["drop_phase"] = {
-            str(k): _census(table[layout.offsets[k] : layout.offsets[k] + layout.sizes[k]])
+            str(k): _census(
+                table[folding.offsets[k] : folding.offsets[k] + folding.sizes[k]],
+                layout.stride[k],
+                folding.orbit[layout.sides[k][1]],
+            )
             for k in range(layout.move_phase)
         }
         stats["start"] = int(table[0])
+
+
+def _distinct(parts: list[npt.NDArray[np.int32]]) -> npt.NDArray[np.int32]:
+    """The indices in ``parts``, sorted, each once: a position reached by several un-moves is
+    in a chunk's list once per un-move. (Sorting and dropping repeats takes a fraction of the
+    time of ``np.unique``, whose hashing took 83 s of a 178 s build in numpy 2.4.)"""
+    found = np.concatenate([np.empty(0, I32), *parts])
+    found.sort()
+    keep = np.empty(len(found), dtype=bool)
+    keep[:1] = True
+    np.not_equal(found[1:], found[:-1], out=keep[1:])
+    return found[keep]
+
+
+def fold_level(level: npt.NDArray[np.int8], folding: Folding, k: int) -> npt.NDArray[np.int8]:
+    """The rows (one per placement of the other side) of level ``k`` of a full table whose
+    other side is canonical: level ``k`` of the folded table, shape (slots, stride)."""
+    layout = folding.layout
+    rows = level.reshape(-1, layout.stride[k])
+    return rows[np.array(folding.canonical_ranks(layout.sides[k][1]), dtype=np.int64)]
+
+
+def fold(table: npt.NDArray[np.int8], folding: Folding) -> npt.NDArray[np.int8]:
+    """The folded table of a full one (in :class:`Layout` order): the rows of each level whose
+    other side is canonical (:class:`~autograder.oracle.symmetry.Folding`)."""
+    layout = folding.layout
+    return np.concatenate(
+        [
+            fold_level(
+                table[layout.offsets[k] : layout.offsets[k] + layout.sizes[k]], folding, k
+            ).ravel()
+            for k in range(layout.levels)
+        ]
+    )
 
 
 def fraction(stage: str, within: float) -> float:
@@ -248,9 +311,21 @@ def fraction(stage: str, within: float) -> float:
     raise KeyError(stage)
 
 
-def _census(codes: npt.NDArray[np.int8]) -> dict[str, int]:
+def _census(
+    codes: npt.NDArray[np.int8], stride: int = 1, weights: list[int] | None = None
+) -> dict[str, int]:
+    """Wins, draws and losses among ``codes``; folded rows of ``stride`` codes count once per
+    placement of their orbit (``weights``), so the figures are the full table's."""
+    if weights is None:
+        return {
+            "win": int((codes > 0).sum()),
+            "draw": int((codes == 0).sum()),
+            "loss": int((codes < 0).sum()),
+        }
+    rows = codes.reshape(-1, stride)
+    weight = np.array(weights, dtype=np.int64)
     return {
-        "win": int((codes > 0).sum()),
-        "draw": int((codes == 0).sum()),
-        "loss": int((codes < 0).sum()),
+        "win": int(((rows > 0).sum(axis=1) * weight).sum()),
+        "draw": int(((rows == 0).sum(axis=1) * weight).sum()),
+        "loss": int(((rows < 0).sum(axis=1) * weight).sum()),
     }
