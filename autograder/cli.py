@@ -392,8 +392,11 @@ def _cluster(address: str | None, err: Console) -> Iterator[Cluster | None]:
         return
     cluster = Cluster(address)
     try:
-        for worker, layers in sorted(cluster.workers().items()):
+        workers = cluster.workers()
+        for worker, layers in sorted(workers.items()):
             _say(err, f"worker {worker} on {layers}")
+        if len({layers.partition(": ")[2] for layers in workers.values()}) > 1:
+            _say(err, "warning: the workers' sandboxes differ (above): a limit may bite unevenly")
         yield cluster
     finally:
         cluster.close()

@@ -37,8 +37,9 @@ B = TypeVar("B")
 
 
 def _layers() -> str:
-    """This machine's name and its sandbox layers (run on each worker)."""
-    return f"{platform.node()}: {', '.join(available().describe())}"
+    """This machine's name and its sandbox layers, in short (run on each worker)."""
+    short = [item.split(":")[0].split(";")[0] for item in available().describe()]
+    return f"{platform.node()}: {'; '.join(short)}"
 
 
 class Cluster:
@@ -53,7 +54,7 @@ class Cluster:
                 f"--cluster needs Dask's distributed, not installed: {INSTALL}"
             ) from None
         try:
-            self.client: Any = Client(address, timeout="20s")
+            self.client: Any = Client(address, timeout="10s")
         except (OSError, TimeoutError, ValueError) as err:
             raise GraderError(
                 f"--cluster: cannot reach a Dask scheduler at {address} ({err}); start one with "
@@ -84,6 +85,7 @@ class Cluster:
         return future
 
     def close(self) -> None:
+        self.executor.shutdown(wait=False)
         self.client.close()
 
 
