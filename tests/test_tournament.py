@@ -178,3 +178,26 @@ def test_the_example_class_tournament_puts_the_solution_first_and_the_starter_la
     assert "72 games played in" in done.stderr
     board = json.loads((out / "leaderboard.json").read_text())
     assert {p["player"] for p in board["players"]} >= {"kit-solution", "ytanaka", "10006"}
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(300)
+def test_a_swiss_tournament_plays_its_rounds_without_a_repeat(tmp_path, run_cli):
+    folder = tmp_path / "class"
+    folder.mkdir()
+    shutil.copy(STARTER_ZIP, folder)
+    out = tmp_path / "out"
+    done = run_cli(
+        "tournament", str(folder), "-a", "teeko2", "--out", str(out),
+        "--with", "random,greedy,minimax2", "--format", "swiss", "--rounds", "2",
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    games = [json.loads(p.read_text()) for p in (out / "games").glob("*.json")]
+    assert sorted(g["round"] for g in games) == [1] * 4 + [2] * 4
+    pairs = {
+        r: {frozenset((g["first"], g["second"])) for g in games if g["round"] == r} for r in (1, 2)
+    }
+    assert len(pairs[1]) == len(pairs[2]) == 2 and not pairs[1] & pairs[2]
+    assert all(row["games"] == "4" for row in _table(out))
+    board = json.loads((out / "leaderboard.json").read_text())
+    assert board["format"] == "swiss" and board["rounds"] == 2
