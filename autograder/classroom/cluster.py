@@ -20,6 +20,7 @@ from typing import Any, TypeVar
 
 from autograder.classroom.batch import _again, _grade_one, _Job, _Later, _Processes
 from autograder.classroom.records import Record
+from autograder.classroom.tournament import short_layers
 from autograder.errors import GraderError
 from autograder.files import write_atomic
 from autograder.games import find_assignment
@@ -38,8 +39,7 @@ B = TypeVar("B")
 
 def _layers() -> str:
     """This machine's name and its sandbox layers, in short (run on each worker)."""
-    short = [item.split(":")[0].split(";")[0] for item in available().describe()]
-    return f"{platform.node()}: {'; '.join(short)}"
+    return f"{platform.node()}: {short_layers(available().describe())}"
 
 
 class Cluster:

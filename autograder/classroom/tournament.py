@@ -52,6 +52,7 @@ __all__ = [
     "play_game",
     "run_tournament",
     "saved_game",
+    "short_layers",
 ]
 
 _ROOT = Path(__file__).resolve().parents[2]  # a checkout of the kit: solution/ lies here
@@ -325,6 +326,11 @@ def play_game(task: GameTask) -> dict[str, Any]:
     }
 
 
+def short_layers(layers: Iterable[str]) -> str:
+    """Sandbox layers (``Protections.describe``) by their names alone: "fence; cgroups v1"."""
+    return "; ".join(item.split(":")[0].split(";")[0] for item in layers)
+
+
 # ---- the whole tournament -----------------------------------------------------------------------
 
 Submit = Callable[[GameTask], Future[dict[str, Any]]]  # a game to a pool: local or Dask
@@ -389,7 +395,7 @@ def run_tournament(
                         continue
                     write_atomic(_game_path(out, task.pairing), json.dumps(game) + "\n")
                     done[task.pairing.id] = game
-                    machines[game["machine"]] = ", ".join(game["layers"])
+                    machines[game["machine"]] = short_layers(game["layers"])
                     played += 1
                     if on_game is not None:
                         on_game(game, len(done), len(tasks))
