@@ -22,6 +22,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from autograder.classroom.batch import BatchResult, grade_batch, write_grades_csv
 from autograder.classroom.canvas import (
+    Roster,
     match_roster,
     read_roster,
     roster_names,
@@ -413,6 +414,9 @@ def _tournament(args: argparse.Namespace) -> int:
     if jobs < 1:
         raise GraderError(f"--jobs must be at least 1, got {jobs}")
     benchmarks = [name for name in (args.with_ or "").split(",") if name.strip()]
+    if args.roster and not Path(args.roster).is_file():
+        raise GraderError(f"--roster: {args.roster} is not a file")
+    roster = read_roster(Path(args.roster)) if args.roster else None
     err = _stderr_console()
     with (
         tempfile.TemporaryDirectory(prefix="teeko-intake-") as work,
@@ -430,6 +434,9 @@ def _tournament(args: argparse.Namespace) -> int:
         players, problems = class_players(collection.entries, assignment, Path(work))
         for problem in problems:
             _say(err, f"skipped: {problem}")
+        left_out = [*collection.problems, *problems]
+        if roster is not None:
+            players = _roster_names(roster, collection.entries, players, err)
         kit = kit_players([b.strip() for b in benchmarks], assignment, Path(work))
         clash = {p.id for p in players} & {k.id for k in kit}
         if clash:
@@ -454,7 +461,9 @@ def _tournament(args: argparse.Namespace) -> int:
 
         result = _play_tournament(players, assignment, rubric, out, args, submit, err)
     table = rate([(p.id, p.kind, p.name) for p in players], result.games, rubric.tournament_bands)
-    written = _write_tournament(table, result.games, players, assignment, out, args, result.workers)
+    written = _write_tournament(
+        table, result.games, players, assignment, out, args, result.workers, left_out
+    )
     for path in written:
         print(path)
     for problem in result.failed:
@@ -469,6 +478,24 @@ def _tournament(args: argparse.Namespace) -> int:
         _say(err, "not every game was played: run the same command again to play the rest")
         return 130 if result.interrupted else 1
     return 0
+
+
+def _roster_names(
+    roster: Roster, entries: Sequence[Entry], players: Sequence[Player], err: Console
+) -> list[Player]:
+    """The players with their names as the roster spells them, matched as ``grade`` matches
+    a grade to its row; each mismatch said on stderr."""
+    playing = {p.id for p in players}
+    records = [
+        Record(e.student, "", 0, 0, {}, late=e.late, canvas_id=e.canvas_id, name=e.name)
+        for e in entries
+        if e.student in playing
+    ]
+    found = match_roster(roster, records)
+    for problem in found.problems:
+        _say(err, f"roster: {problem}")
+    names = {r.student: r.name or "" for r in roster_names(roster, found, records)}
+    return [replace(p, name=names.get(p.id, p.name)) for p in players]
 
 
 def _play_tournament(
@@ -514,6 +541,7 @@ def _write_tournament(
     out: Path,
     args: argparse.Namespace,
     workers: Sequence[tuple[str, str]],
+    left_out: Sequence[str] = (),
 ) -> list[Path]:
     """leaderboard.csv, .json and .html, and a replay page per pair of players."""
     title = f"{assignment.pack.title} tournament ({assignment.name})"
@@ -531,6 +559,7 @@ def _write_tournament(
         "OpenSkill (Plackett-Luce), mu - 3 sigma, games rated in the schedule's order",
         "An illegal move, a crash, a timeout or a broken protocol loses that game (a forfeit).",
         *(f"played on {machine}: {layers}" for machine, layers in workers),
+        *(f"did not play: {why}" for why in left_out),
         f"made by: {command}",
     ]
     about = {
@@ -540,6 +569,7 @@ def _write_tournament(
         "seed": args.seed,
         "games": len(games),
         "workers": [{"machine": m, "layers": layers} for m, layers in workers],
+        "left_out": list(left_out),  # inputs and students that did not play, and why
     }
     written = [out / "leaderboard.csv", out / "leaderboard.json", out / "leaderboard.html"]
     _write(written[0], leaderboard_csv(table))
@@ -657,6 +687,9 @@ def build_parser() -> argparse.ArgumentParser:
         "player against one of like standing, both colours",
     )
     tourney.add_argument("--rounds", type=int, default=0, help="rounds of a Swiss tournament")
+    tourney.add_argument(
+        "--roster", help="Canvas gradebook export: the players' names as it has them"
+    )
     tourney.add_argument("--jobs", "-j", type=int, help="games at a time (default: cores)")
     tourney.add_argument("--seed", type=int, default=DEFAULT_SEED, help=SEED_HELP)
     tourney.add_argument("--rubric", help=RUBRIC_HELP + "; its limits and ply cap hold")

@@ -138,11 +138,13 @@ def test_a_rerun_plays_no_game_and_gives_the_same_table(tmp_path, run_cli):
     assert rows[-1]["player"] == "lnguyen"  # the starter breaks the move phase
     game = json.loads((out / "games" / "lnguyen--kit-random--1.json").read_text())
     assert game["layers"] and game["frames"][0]["caption"] == "the start"
-    again = run_cli(*args, "--jobs", "1")
+    again = run_cli(*args, "--jobs", "1", "--roster", str(ROOT / "examples" / "roster.csv"))
     assert again.returncode == 0, again.stderr
     assert "0 games played in" in again.stderr and "6 were saved already" in again.stderr
     assert {p.name: p.stat().st_mtime_ns for p in (out / "games").glob("*.json")} == saved
-    assert (out / "leaderboard.csv").read_text() == table
+    names = {row["player"]: row["name"] for row in _table(out)}
+    assert names["lnguyen"] == "Nguyen, Linh"  # as the roster spells it
+    assert (out / "leaderboard.csv").read_text() == table.replace("nguyenlinh", '"Nguyen, Linh"')
     replay = (out / "games" / "kit-random--lnguyen.html").read_text()
     assert 'id="replays"' in replay and "lnguyen lost on ply" in replay
 
