@@ -410,6 +410,8 @@ def _tournament(args: argparse.Namespace) -> int:
     rate([], [])  # the rating library is there, or one line says how to install it
     if args.format == "swiss" and args.rounds < 1:
         raise GraderError("--format swiss needs --rounds N, at least 1")
+    if args.format != "swiss" and args.rounds:
+        raise GraderError("--rounds goes with --format swiss; a round robin plays every pair")
     jobs = args.jobs if args.jobs is not None else os.cpu_count() or 1
     if jobs < 1:
         raise GraderError(f"--jobs must be at least 1, got {jobs}")
@@ -476,7 +478,7 @@ def _tournament(args: argparse.Namespace) -> int:
     )
     if result.interrupted or result.failed:
         _say(err, "not every game was played: run the same command again to play the rest")
-        return 130 if result.interrupted else 1
+        return 130 if result.interrupted else 2
     return 0
 
 

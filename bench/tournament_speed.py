@@ -1,10 +1,11 @@
 """Tournament throughput: games per second with 1 and 2 local workers and on a 2-worker Dask
 cluster started on this machine, and what going through Dask costs per game.
 
-    python bench/tournament_speed.py [--students 6] [--budget 0.02]
+    python bench/tournament_speed.py [--students 6]
 
-The class is N copies of the reference solution with a short search budget (quick, decisive
-games), round robin, both colours: N * (N - 1) games. The Dask overhead per game is the
+The class is N copies of the answer key (a fixed-depth minimax: its games do not depend on
+the machine's speed, so all three ways must give the same table), round robin, both colours:
+N * (N - 1) games. The Dask overhead per game is the
 cluster's wall time times its 2 workers, less the time the games took inside their tasks,
 per game: scheduling, sending the submissions, and sending the replay back.
 """
@@ -12,7 +13,6 @@ per game: scheduling, sending the submissions, and sending the replay back.
 from __future__ import annotations
 
 import argparse
-import re
 import shutil
 import subprocess
 import sys
@@ -31,9 +31,8 @@ from autograder.grading.tournament import rate
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def _players(count: int, budget: float) -> list[Player]:
-    source = (ROOT / "solution" / "teeko2" / "game.py").read_text()
-    source = re.sub(r"^TIME_BUDGET = .*$", f"TIME_BUDGET = {budget}", source, flags=re.M)
+def _players(count: int) -> list[Player]:
+    source = (ROOT / "answer_key" / "teeko2" / "game.py").read_text()
     # each copy differs by a comment: another player, the same play
     return [
         Player(f"s{i:02d}", "student", files=(("game.py", f"{source}\n# {i}\n".encode()),))
@@ -71,11 +70,10 @@ def _cluster(folder: Path) -> tuple[list[subprocess.Popen[bytes]], str]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--students", type=int, default=6)
-    parser.add_argument("--budget", type=float, default=0.02, help="the solution's TIME_BUDGET")
     args = parser.parse_args()
     assignment = find_assignment("teeko2")
     rubric = load_rubric(None, assignment.pack)
-    players = _players(args.students, args.budget)
+    players = _players(args.students)
     games = args.students * (args.students - 1)
     tables = {}
     inside: dict[str, float] = {}
@@ -120,7 +118,7 @@ def main() -> None:
             for proc in procs:
                 proc.wait(timeout=30)
         shutil.rmtree(work / "dask", ignore_errors=True)
-    print(f"{args.students} players, {games} games (TIME_BUDGET {args.budget})")
+    print(f"{args.students} players (the answer key), {games} games")
     print("| workers | wall (s) | games per second | mean game inside its task (s) |")
     print("| --- | --- | --- | --- |")
     for how, wall in walls.items():

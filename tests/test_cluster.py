@@ -119,6 +119,7 @@ def test_a_tournament_on_a_cluster_survives_a_killed_worker_and_equals_a_local_r
                 time.monotonic() + 300,
             )
             os.killpg(workers[0].pid, signal.SIGKILL)  # mid-run: its game is lost with it
+            saved_at_kill = len(list(games.glob("*.json")))
             stdout, stderr = run.communicate(timeout=600)
         finally:
             if run.poll() is None:
@@ -126,6 +127,7 @@ def test_a_tournament_on_a_cluster_survives_a_killed_worker_and_equals_a_local_r
                 run.communicate()
     assert run.returncode == 0, stderr
     assert "worker tcp://127.0.0.1:" in stderr and "fence" in stderr  # each worker's layers
+    assert saved_at_kill < 12, "the run ended before the worker was killed: nothing was tried"
     assert "12 games played in" in stderr
     assert (out / "leaderboard.csv").read_text() == (
         tmp_path / "local" / "leaderboard.csv"
