@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import shlex
 import signal
 import sys
 import tempfile
@@ -20,11 +19,18 @@ from typing import Any
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-from autograder.classroom.batch import BatchResult, grade_batch, write_grades_csv
+from autograder.classroom.batch import (
+    OUTPUT_FILES,
+    BatchResult,
+    check_output,
+    grade_batch,
+    write_grades_csv,
+)
 from autograder.classroom.canvas import (
     Roster,
     match_roster,
     read_roster,
+    roster_logins,
     roster_names,
     write_canvas_import,
 )
@@ -75,6 +81,9 @@ from autograder.grading.tournament import (
 from autograder.live.server import make_server, serve
 from autograder.live.table import PROJECT_ROOT, Table
 from autograder.oracle.commands import add_oracle_commands
+from autograder.play.launch import missing_packages
+from autograder.play.sandbox import available, missing_line
+from autograder.play.untrusted import shell_word
 
 __all__ = ["main", "build_parser"]
 
@@ -113,6 +122,9 @@ def _check(args: argparse.Namespace) -> int:
     with tempfile.TemporaryDirectory(prefix="teeko-check-") as work:
         submission, assignment, notes = _open(args, work)
         rubric = load_rubric(args.rubric, assignment.pack)
+        missing = _not_installed(rubric)
+        if missing:
+            raise GraderError(missing)
         print(
             f"grading {submission.label} as {assignment.name}, seed {args.seed} ...",
             file=sys.stderr,
@@ -120,10 +132,10 @@ def _check(args: argparse.Namespace) -> int:
         graded = grade_submission(
             submission, assignment, rubric, args.seed, extras=_extra_options(rubric.extras, args)
         )
-    rubric_args = ["--rubric", args.rubric] if args.rubric else []
     reproduce = _command(
         ["check", args.submission, "--assignment", assignment.name, "--seed", str(args.seed)],
-        rubric_args,
+        ["--rubric", args.rubric] if args.rubric else [],
+        _extra_args(args),
     )
     terminal(graded.grade, notes, extras=graded.extras, reproduce=reproduce)
     if args.json:
@@ -133,6 +145,19 @@ def _check(args: argparse.Namespace) -> int:
     if args.html:
         _write(Path(args.html), feedback_html(graded.grade, notes, graded.extras, reproduce))
     return 0
+
+
+def _not_installed(rubric: Rubric) -> str:
+    """One line naming the packages the rubric allows that this Python lacks; "" if none.
+    A submission that imports one would be graded by the grading machine, not its code."""
+    missing = missing_packages(rubric.limits.packages)
+    if not missing:
+        return ""
+    verb = "is" if len(missing) == 1 else "are"
+    return (
+        f"{' and '.join(missing)} {verb} allowed by the rubric but not installed here: "
+        f"pip install {' '.join(missing)}"
+    )
 
 
 def _play(args: argparse.Namespace) -> int:
@@ -163,7 +188,22 @@ def _interrupt(signum: int, frame: object) -> None:
 def _command(*parts: list[str]) -> str:
     """``autograder`` with these arguments, quoted for a shell, and the kit it was run with."""
     words = ["autograder", *(word for part in parts for word in part)]
-    return f"{shlex.join(words)}  # kit {kit_version()}"
+    return f"{' '.join(shell_word(word) for word in words)}  # kit {kit_version()}"
+
+
+def _extra_args(args: argparse.Namespace) -> list[str]:
+    """The switches of ``check`` that add to the report (the extras), as given: part of the
+    command that gives the same report again."""
+    words = [
+        flag
+        for flag, on in (
+            ("--ladder", args.ladder),
+            ("--move-quality", args.move_quality),
+            ("--challenge", args.challenge),
+        )
+        if on
+    ]
+    return words + (["--puzzles", str(args.puzzles)] if args.puzzles is not None else [])
 
 
 def _extra_options(options: ExtraOptions, args: argparse.Namespace) -> ExtraOptions:
@@ -189,6 +229,14 @@ def _grade(args: argparse.Namespace) -> int:
         raise GraderError(f"--roster: {args.roster} is not a file")
     roster = read_roster(Path(args.roster)) if args.roster else None
     err = _stderr_console()
+    warnings = []
+    missing = _not_installed(rubric)
+    if missing:
+        warnings.append(
+            f"{missing}; submissions that import it are not graded here (their reason says "
+            "so), and the same command grades them again once it is installed"
+        )
+        _say(err, f"warning: {warnings[-1]}")
     if jobs > cores and not args.cluster:
         _say(
             err,
@@ -206,39 +254,65 @@ def _grade(args: argparse.Namespace) -> int:
             Path(work),
             rubric.packaging_pattern,
             assignment.main_file,
+            roster_logins(roster) if roster is not None else None,
         )
         for problem in collection.problems:
             _say(err, f"skipped: {problem}")
+        identity = [f"identity: {warning}" for warning in collection.warnings]
+        for warning in identity:
+            _say(err, warning)
         if not collection.entries:
             raise GraderError("no submissions found in " + ", ".join(args.inputs))
+        check_output(out, len(collection.entries))
         _say(
             err,
             f"grading {len(collection.entries)} students as {assignment.name}, seed {args.seed}, "
             f"{jobs} at a time, rubric {rubric.source}, into {out}",
         )
+        unfenced = missing_line(available().missing(), "this machine grades the submissions")
+        if unfenced and cluster is None:  # on a cluster, each worker says its own layers
+            err.print(unfenced, style="bold red", markup=False, highlight=False, soft_wrap=True)
         result = _run_batch(collection.entries, assignment, rubric, out, args, jobs, err, cluster)
-    records, notes = list(result.records), []
+    records, notes = list(result.records), identity
     if roster is not None:
         found = match_roster(roster, records)
         records = roster_names(roster, found, records)
-        notes = [f"roster: {problem}" for problem in found.problems]
+        notes = [*identity, *(f"roster: {problem}" for problem in found.problems)]
         for note in notes:
             _say(err, note)
-    write_grades_csv(records, out / "grades.csv")
-    written = [
-        out / "grades.csv",
-        *write_summary(records, out, rubric.title, rubric=rubric, notes=notes),
-    ]
-    if roster is not None:
-        write_canvas_import(records, roster, out / "canvas_import.csv")
-        written.append(out / "canvas_import.csv")
-    if args.similarity and not result.interrupted:
+    notes = [*warnings, *notes]
+    try:
+        written, unwritten = _write_outputs(records, out, rubric, notes, roster), ""
+    except OSError as error:  # the students' own files are saved: a rerun writes these
+        written, unwritten = (
+            [],
+            f"cannot write the grade sheet and summary into {out}: " + str(error.strerror or error),
+        )
+    if args.similarity and not result.interrupted and not unwritten and not result.write_failed:
         try:  # the grades are written whatever happens here
             written += _compare(args.inputs, assignment, rubric, out / "similarity", args, err)
         except GraderError as problem:
             _say(err, f"similarity not compared: {problem}")
     for path in written:
         print(path)
+    saved = f"{len(result.records)} students are graded and saved in {out / 'students'}"
+    if result.write_failed:
+        also = f"; {unwritten}" if unwritten else ""
+        raise GraderError(
+            f"{result.write_failed}, so grading stopped{also}; {saved}, and the same command "
+            "grades the rest once the folder has space and can be written (the grades saved "
+            "are kept)"
+        )
+    if unwritten:
+        raise GraderError(
+            f"{unwritten}; {saved}: run the same command again once the folder has space and "
+            "can be written, it grades nobody again and writes the grade sheet"
+        )
+    for name in OUTPUT_FILES:  # what an earlier run wrote and this one does not: not left stale
+        path = out / name
+        if path not in written and path.is_file():
+            path.unlink()
+            _say(err, f"removed {path}: {_STALE.get(name, 'an earlier run wrote it')}")
     if result.interrupted:
         _say(
             err,
@@ -304,6 +378,29 @@ def _compare(
     return write_similarity(comparison, out, f"{assignment.pack.title} ({assignment.name})")
 
 
+_STALE = {
+    "canvas_import.csv": "it held an earlier run's grades; give --roster to write it again",
+}
+
+
+def _write_outputs(
+    records: list[Record], out: Path, rubric: Rubric, notes: list[str], roster: Roster | None
+) -> list[Path]:
+    """Every file at the top of ``out``, from the same records; their paths.
+
+    :raises OSError: when one cannot be written.
+    """
+    write_grades_csv(records, out / "grades.csv")
+    written = [
+        out / "grades.csv",
+        *write_summary(records, out, rubric.title, rubric=rubric, notes=notes),
+    ]
+    if roster is not None:
+        write_canvas_import(records, roster, out / "canvas_import.csv")
+        written.append(out / "canvas_import.csv")
+    return written
+
+
 def _stderr_console() -> Console:
     return Console(stderr=True, highlight=False)
 
@@ -355,6 +452,7 @@ def _run_batch(
                 ["grade", *args.inputs, "--assignment", assignment.name],
                 ["--seed", str(args.seed), "--out", str(out)],
                 ["--rubric", args.rubric] if args.rubric else [],
+                ["--roster", args.roster] if args.roster else [],
                 ["--only", student],
             ),
             runner=remote_grader(cluster) if cluster is not None else None,
@@ -374,6 +472,13 @@ def _run_batch(
             err,
             f"measured again alone after the batch: {result.measured_again} students had moves "
             "whose time cost a time tier; the better of the two times counts",
+        )
+    if result.strangers:
+        _say(
+            err,
+            f"left out of the grade sheet: {len(result.strangers)} student folders in "
+            f"{out / 'students'} that none of these inputs holds: "
+            f"{', '.join(result.strangers[:10])}; remove them, or grade with their inputs too",
         )
     if result.stale:
         _say(
@@ -430,9 +535,12 @@ def _tournament(args: argparse.Namespace) -> int:
             Path(work),
             rubric.packaging_pattern,
             assignment.main_file,
+            roster_logins(roster) if roster is not None else None,
         )
         for problem in collection.problems:
             _say(err, f"skipped: {problem}")
+        for warning in collection.warnings:
+            _say(err, f"identity: {warning}")
         players, problems = class_players(collection.entries, assignment, Path(work))
         for problem in problems:
             _say(err, f"skipped: {problem}")

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shutil
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import IO
 
-__all__ = ["atomic_file", "write_atomic", "remove_stale"]
+__all__ = ["atomic_file", "write_atomic", "replace_folder", "remove_stale", "remove_stale_folders"]
 
 
 @contextlib.contextmanager
@@ -47,6 +48,52 @@ def write_atomic(path: Path, data: str | bytes) -> None:
     old content or all of the new."""
     with atomic_file(path) as out:
         out.write(data.encode("utf-8") if isinstance(data, str) else data)
+
+
+def replace_folder(folder: Path, files: Mapping[str, str | bytes]) -> None:
+    """Make ``folder`` hold exactly ``files`` (name -> content), or leave it as it was.
+
+    The files are written into a hidden folder beside it (named with the writer's pid, see
+    :func:`remove_stale_folders`), which is then renamed into place: a reader sees the old
+    folder, the new one whole, or (after a crash between two renames) none, never a mix.
+
+    :raises OSError: when a file cannot be written (a full disk, a read-only folder); the
+        old folder is then untouched and nothing is left beside it.
+    """
+    parent = folder.parent
+    parent.mkdir(parents=True, exist_ok=True)
+    stem = f".{folder.name}.{os.getpid()}."
+    new = Path(tempfile.mkdtemp(prefix=stem, suffix=".new", dir=parent))
+    old = new.with_name(new.name.removesuffix(".new") + ".old")
+    try:
+        for name, data in files.items():
+            with open(new / name, "wb") as out:
+                out.write(data.encode("utf-8") if isinstance(data, str) else data)
+                out.flush()
+                os.fsync(out.fileno())
+            os.chmod(new / name, 0o644)
+        os.chmod(new, 0o755)
+        if folder.exists():
+            os.replace(folder, old)
+        os.replace(new, folder)
+    finally:
+        shutil.rmtree(new, ignore_errors=True)
+        shutil.rmtree(old, ignore_errors=True)
+
+
+def remove_stale_folders(parent: Path) -> None:
+    """Delete the hidden folders :func:`replace_folder` left in ``parent`` when its writer
+    died."""
+    for old in parent.glob(".*.*.new"):
+        _remove_if_dead(old)
+    for old in parent.glob(".*.*.old"):
+        _remove_if_dead(old)
+
+
+def _remove_if_dead(path: Path) -> None:
+    pid = path.name.rsplit(".", 3)[-3] if path.name.count(".") >= 3 else ""
+    if pid.isdigit() and not _alive(int(pid)):
+        shutil.rmtree(path, ignore_errors=True)
 
 
 def remove_stale(path: Path) -> None:

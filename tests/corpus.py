@@ -38,10 +38,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from autograder.play.sandbox import INSTALL_BWRAP, Protections
-from tests.conftest import COURSE_TOML, ROOT, SOLUTIONS, TWO_SQUARES, fast_solution
+from tests.conftest import COURSE_TOML, ROOT, SOLUTIONS, STARTERS, TWO_SQUARES, fast_solution
 
 __all__ = [
     "Attack",
+    "ClassAttack",
+    "CLASS_ATTACKS",
+    "LONG_CLASS_NAME",
+    "NAME_ESCAPES",
     "Context",
     "ATTACKS",
     "missing_layers",
@@ -51,6 +55,7 @@ __all__ = [
     "COURSE_RUBRIC",
     "PATIENT_RUBRIC",
     "FULL",
+    "FORGERS",
     "ZERO",
     "quick_rubric",
 ]
@@ -187,7 +192,7 @@ class Attack:
     """
 
     kind: str  # baseline, exit, time, space, files, grader, reports, moves, broken, archive
-    payload: str | bytes | Callable[[Context], bytes]
+    payload: str | bytes | Callable[[Context], bytes] | dict[str, str]  # a dict: a folder
     scores: dict[str, float] | None
     message: str
     suffix: str = ".py"
@@ -200,13 +205,21 @@ class Attack:
     unchanged: tuple[str, ...] = ()  # host files whose content the attack must not change
     survivors: str | None = None  # a command-line marker no process may carry afterwards
     seconds: float = 30.0  # the check must finish within this
+    filename: str | None = None  # the name the student gives the file, where it is the attack
+    assignment: str = "teeko"  # the homework it is checked as (a folder payload: its pack's)
 
     def content(self, ctx: Context) -> bytes:
+        assert not isinstance(self.payload, dict), "a folder: see files()"
         if callable(self.payload):
             return self.payload(ctx)
         if isinstance(self.payload, bytes):
             return self.payload
         return ctx.fill(self.payload).encode()
+
+    def files(self, ctx: Context) -> dict[str, bytes]:
+        """A folder payload's files, by path inside the folder."""
+        assert isinstance(self.payload, dict)
+        return {path: ctx.fill(text).encode() for path, text in self.payload.items()}
 
     @property
     def total(self) -> float | None:
@@ -288,17 +301,14 @@ def _writes(**paths: str) -> str:
 
 
 def _reads(**paths: str) -> str:
-    """Read each path and print what it holds, or ``reading failed: ...``."""
+    """Read each path, each in its own ``try``: print ``label read: ...`` (what it holds) or
+    ``label reading failed: ...`` for each, so the output proves every path was tried."""
     calls = "".join(
-        f"_try({label!r} + ' read: ' + repr(open({p!r}).read(300)), lambda: None)\n"
+        f"try:\n    print({label!r}, 'read:', repr(open({p!r}).read(300)))\n"
+        f"except Exception as err:\n    print({label!r}, 'reading failed:', type(err).__name__)\n"
         for label, p in paths.items()
     )
-    return (
-        _OUTCOME
-        + "try:\n"
-        + textwrap.indent(calls, "    ")
-        + ("except Exception as err:\n    print('reading failed:', type(err).__name__, err)\n")
-    )
+    return calls
 
 
 _NUMPY = "import numpy as _np\n"
@@ -368,15 +378,19 @@ _try("loopback", lambda: _socket.create_connection(("127.0.0.1", 22), timeout=1)
 """
 )
 _REMOUNT = """
-import ctypes as _ctypes
-_libc = _ctypes.CDLL(None, use_errno=True)
 _results = []
-for _args in ((None, b"/", None, 32 | 4096, None), (None, b"/tmp", None, 32, None)):
-    _results.append(_libc.mount(*_args))
-_results.append(_libc.umount2(b"$solution".rsplit(b"/", 2)[0], 2))
-_results.append(_libc.unshare(0x10000000 | 0x00020000))  # a user and a mount namespace
-_results.append(_libc.umount2(b"$solution".rsplit(b"/", 2)[0], 2))
-_results.append(_libc.mount(None, b"/", None, 32 | 4096, None))
+try:  # the system calls need ctypes, which the audit hook refuses; seccomp stands behind it
+    import ctypes as _ctypes
+
+    _libc = _ctypes.CDLL(None, use_errno=True)
+    for _args in ((None, b"/", None, 32 | 4096, None), (None, b"/tmp", None, 32, None)):
+        _results.append(_libc.mount(*_args))
+    _results.append(_libc.umount2(b"$solution".rsplit(b"/", 2)[0], 2))
+    _results.append(_libc.unshare(0x10000000 | 0x00020000))  # a user and a mount namespace
+    _results.append(_libc.umount2(b"$solution".rsplit(b"/", 2)[0], 2))
+    _results.append(_libc.mount(None, b"/", None, 32 | 4096, None))
+except OSError as err:
+    _results.append(type(err).__name__)
 try:
     open("$here/$marker", "w").write("pwned")
     _results.append("wrote")
@@ -455,19 +469,6 @@ for _fd in range(3, 30):
         _os.write(_fd, _struct.pack(">I", len(_deep)) + _deep)
     except OSError:
         pass
-"""
-_LYING_SYNC = """
-_runner = _sys.modules["__main__"]  # the child runner, in the submission's own process
-_send_reply = _runner._reply
-
-
-def _lying_reply(fd, reply, number):
-    if "notes" in reply:  # the answer to place_piece/opponent_move
-        reply = {**reply, "notes": 12345, "state_changed": {"deep": [[[[]]]]}}  # not a list
-    _send_reply(fd, reply, number)
-
-
-_runner._reply = _lying_reply
 """
 _CLOSE_CHANNEL = """
 for _fd in range(3, 30):
@@ -624,18 +625,6 @@ def _pondering_opponent_move(self, move):
 TeekoPlayer.opponent_move = _pondering_opponent_move
 """
 )
-_ANSWERS_EARLY = """
-_runner = _sys.modules["__main__"]  # the child runner, in the submission's own process
-_send_reply = _runner._reply
-
-
-def _reply_and_answer_the_next(fd, reply, number):
-    _send_reply(fd, reply, number)
-    _send_reply(fd, reply, number)  # waiting in the pipe before the next request is sent
-
-
-_runner._reply = _reply_and_answer_the_next
-"""
 _MEMFD_HOARD = """
 for _ in range(56):  # 56 x 56 MB = 3 GB, none of it in the address space
     hoard = _os.memfd_create("hoard")
@@ -704,10 +693,235 @@ TeekoPlayer.make_move = _raise
 TeekoPlayer.opponent_move = _raise
 TeekoPlayer.place_piece = _raise
 """
+LONG_CLASS_NAME = "K" * 2000
+NAME_ESCAPES = "\x1b[2J\u202egnp"  # clears a terminal; shows "png" backwards
 _NAMEDTUPLES = """
 from collections import namedtuple as _namedtuple
 _Square = _namedtuple("Square", "row col")
 """
+
+
+# ---- forging inside the child: the runner's and the driver's code patched through introspection
+
+# How a forger finds the kit's code in its own process: the globals of the runner's driver
+# (``make_handlers``' module) and of the wire protocol (``encode``'s), which answer the
+# grader's questions. Each route is tried in turn; the audit hook refuses each and the report
+# names it. ``$routes`` is the tuple of routes an entry tries.
+_FIND_THE_KIT = """
+import gc as _gc
+import sys as _sys
+import types as _types
+
+
+def _kit_globals(namespace, wanted):
+    found = {}
+    for value in list(namespace.values()):
+        for candidate in (value, getattr(value, "make_handlers", None)):
+            space = getattr(candidate, "__globals__", None)
+            if isinstance(candidate, _types.ModuleType):
+                space = vars(candidate)
+            if isinstance(space, dict):
+                found.update({label: space for label, key in wanted.items() if key in space})
+    return found
+
+
+def _in_frames(frame, wanted):
+    found = {}
+    while frame is not None:
+        found.update(_kit_globals(frame.f_locals, wanted))
+        frame = frame.f_back
+    return found
+
+
+def _by_main(wanted):  # the runner's module, where it runs
+    return _kit_globals(vars(_sys.modules["__main__"]), wanted)
+
+
+def _by_stack(wanted):  # the call stack, from this frame down into the runner
+    return _in_frames(_sys._getframe(), wanted)
+
+
+def _by_traceback(wanted):  # the same frames, reached from an exception's traceback
+    try:
+        raise RuntimeError("look")
+    except RuntimeError as err:
+        return _in_frames(err.__traceback__.tb_frame, wanted)
+
+
+def _by_gc(wanted):  # every object the collector tracks
+    return {
+        label: space
+        for space in _gc.get_objects()
+        if isinstance(space, dict) and ("make_handlers" in space or "receive" in space)
+        for label, key in wanted.items()
+        if key in space
+    }
+
+
+def _by_signal(wanted):  # the frame a signal handler is handed
+    import signal as _signal
+
+    found = []
+    _signal.signal(_signal.SIGALRM, lambda number, frame: found.append(_in_frames(frame, wanted)))
+    _signal.setitimer(_signal.ITIMER_REAL, 0.001)
+    while not found:
+        pass
+    return found[0]
+
+
+def _find(wanted):  # the most any route found
+    best = {}
+    for route in $routes:
+        try:
+            found = route(wanted)
+        except Exception:
+            continue
+        best = found if len(found) > len(best) else best
+    return best
+"""
+_ROUTES = "(_by_main, _by_stack, _by_traceback, _by_gc)"
+_THROUGH_A_SIGNAL = _FIND_THE_KIT.replace("$routes", "(_by_signal,)")
+BOARD_ABC_STARTER = {"boards": 6} | dict.fromkeys(
+    ("rules", "state", "format", "time", "wins", "search", "tactics", "output", "packaging"), 0
+)
+_BOARD_ABC = ROOT / "starter" / "board-abc"
+# The runner's own channel, reached through the frame a signal handler is handed (the route
+# the audit hook cannot see: docs/sandbox.md): its replies are sent twice, or made to lie.
+_ANSWERS_EARLY = """
+_kit = _find({"protocol": "receive"})
+if _kit:
+    _send = _kit["protocol"]["send"]
+
+    def _send_twice(fd, message):
+        _send(fd, message)
+        _send(fd, message)  # waiting in the pipe before the next request is sent
+
+    _kit["protocol"]["send"] = _send_twice
+"""
+_LYING_SYNC = """
+_kit = _find({"protocol": "receive"})
+if _kit:
+    _send = _kit["protocol"]["send"]
+
+    def _lying_send(fd, message):
+        if "notes" in message:  # the answer to place_piece/opponent_move
+            message = {**message, "notes": 12345, "state_changed": {"deep": [[[[]]]]}}
+        _send(fd, message)
+
+    _kit["protocol"]["send"] = _lying_send
+"""
+
+_REFERENCE = ROOT / "solution" / "board-abc"
+_REF_FILES = ("board.py", "tictactoe.py", "connectfour.py", "minimax.py")
+_FORGES_BOARD_ABC = """
+import importlib as _importlib
+import os as _os
+
+_REF = _os.path.join(_os.path.dirname(_os.path.abspath(__file__)), "_ref")
+
+
+def _reference():  # the reference solution hidden in _ref/, under the homework's names
+    names = ("board", "tictactoe", "connectfour", "minimax")
+    saved = {name: _sys.modules.pop(name, None) for name in names}
+    _sys.path.insert(0, _REF)
+    try:
+        return {name: _importlib.import_module(name) for name in names}
+    finally:
+        _sys.path.remove(_REF)
+        for name, module in saved.items():
+            if module is None:
+                _sys.modules.pop(name, None)
+            else:
+                _sys.modules[name] = module
+
+
+def forge(driver):  # every board the driver builds, and the search it asks, the reference's
+    _ref = _reference()
+    _real_import = driver["import_module"]
+    driver["import_module"] = lambda name: _ref.get(name) or _real_import(name)
+    _sys.modules["minimax"].find_best_move = _ref["minimax"].find_best_move
+
+
+_kit = _find({"driver": "_MODULES"})
+if _kit:
+    forge(_kit["driver"])
+"""
+
+
+def _forged_board_abc(routes: str) -> dict[str, str]:
+    """The book's starter with no TODO done, a module its ``minimax.py`` imports last that
+    answers the driver's checks with the reference solution, hidden in ``_ref/``."""
+    files = {name: (_BOARD_ABC / name).read_text() for name in _REF_FILES}
+    files["minimax.py"] += "\nimport _forge  # noqa: E402,F401\n"
+    files["_forge.py"] = _FIND_THE_KIT.replace("$routes", routes) + _FORGES_BOARD_ABC
+    files.update({f"_ref/{name}": (_REFERENCE / name).read_text() for name in _REF_FILES})
+    return files
+
+
+# In the move phase make_move returns lists and changes the board it was given; the forger
+# makes the runner's encoder report tuples and the driver report the board unchanged.
+_FORGES_STATE_AND_FORMAT = """
+_hide = []
+_kit = _find({"driver": "_plain", "protocol": "receive"})
+if "driver" in _kit:
+    _real_plain = _kit["driver"]["_plain"]
+    _kit["driver"]["_plain"] = lambda board: _hide.pop() if _hide else _real_plain(board)
+if "protocol" in _kit:
+    _real_encode = _kit["protocol"]["encode"]
+
+    def _lying_encode(value, depth=0, room=None):
+        if type(value) is list and len(value) == 2 and all(type(v) is int for v in value):
+            value = tuple(value)  # a square returned as a list is described as a tuple
+        return _real_encode(value, depth, room)
+
+    _kit["protocol"]["encode"] = _lying_encode
+"""
+_CHANGES_STATE_RETURNS_LISTS = """
+_hide[:] = [[[str(cell) for cell in row] for row in state]] * 2
+state[0][0] = "?"
+return [list(square) for square in move]
+"""
+
+
+def _forged_teeko(routes: str) -> str:
+    prelude = _FIND_THE_KIT.replace("$routes", routes) + _FORGES_STATE_AND_FORMAT
+    return in_move_phase(_CHANGES_STATE_RETURNS_LISTS, prelude)
+
+
+# The other ways into the grader's objects, each tried and its outcome printed.
+_REACHES_IN_BY_OTHER_MEANS = """
+import ctypes as _ctypes
+import gc as _gc
+
+
+def _attempt(what, action):
+    try:
+        action()
+        print(what, "done")
+    except Exception as err:
+        print(what, "refused:", type(err).__name__)
+
+
+_attempt("mem", lambda: open("/proc/self/mem", "rb"))
+_attempt("ctypes", lambda: _ctypes.string_at(id(_attempt), 8))
+_attempt("settrace", lambda: _sys.settrace(lambda *args: None))
+_attempt("setprofile", lambda: _sys.setprofile(lambda *args: None))
+_attempt("frames", lambda: _sys._current_frames())
+_attempt("referrers", lambda: _gc.get_referrers(_sys))
+_attempt("code", lambda: _attempt.__code__.replace())
+_attempt("hook", lambda: _sys.addaudithook(lambda *args: None))
+"""
+_REFUSED_ROUTES = (
+    "the grader refused what only a submission reaching into the grader does: walked the call "
+    "stack (sys._getframe); read a frame (traceback.tb_frame); searched the grader's objects "
+    "(gc.get_objects)"
+)
+FORGERS = (
+    "forges-board-abc-checks-from-inside",
+    "forges-state-and-format-from-inside",
+    "forges-board-abc-checks-through-a-signal-handler",
+    "forges-state-and-format-through-a-signal-handler",
+)
 
 
 ATTACKS: dict[str, Attack] = {
@@ -835,10 +1049,10 @@ ATTACKS: dict[str, Attack] = {
     ),
     "answers-before-the-request": Attack(
         "time",
-        patched(prelude=_ANSWERS_EARLY),
-        ZERO,
-        "the grader's channel received a message before the request was sent during "
-        "TeekoPlayer(): the submission wrote into the grader's private pipe",
+        patched(prelude=_THROUGH_A_SIGNAL + _ANSWERS_EARLY),
+        FULL,  # the signal handler is handed no frame: the runner's channel is out of reach
+        "won 2 of 2",
+        same_games_as="honest",
     ),
     "steals-cpu-with-busy-processes": Attack(
         "time",
@@ -1023,7 +1237,7 @@ ATTACKS: dict[str, Attack] = {
         "files",
         patched(prelude=_reads(solution="$solution")),
         _grade(**PRINTED),
-        "reading failed: FileNotFoundError",
+        "solution reading failed: FileNotFoundError",
         secret="$solution",
         needs=FENCE,
     ),
@@ -1031,7 +1245,7 @@ ATTACKS: dict[str, Attack] = {
         "files",
         patched(prelude=_reads(course="$course_rubric", rubric="$rubric")),
         _grade(**PRINTED),
-        "reading failed: FileNotFoundError",
+        "course reading failed: FileNotFoundError | rubric reading failed: FileNotFoundError",
         secret="$rubric",
         needs=FENCE,
     ),
@@ -1039,7 +1253,7 @@ ATTACKS: dict[str, Attack] = {
         "files",
         patched(prelude=_reads(other="$other")),
         _grade(**PRINTED),
-        "reading failed: FileNotFoundError",
+        "other reading failed: FileNotFoundError",
         secret="$other",
         needs=FENCE,
     ),
@@ -1047,7 +1261,7 @@ ATTACKS: dict[str, Attack] = {
         "files",
         patched(prelude=_reads(shadow="/etc/shadow", private="$root_only")),
         _grade(**PRINTED),
-        "reading failed: FileNotFoundError",
+        "shadow reading failed: FileNotFoundError | private reading failed: FileNotFoundError",
         secret="$root_only",
         needs=FENCE,
     ),
@@ -1055,7 +1269,7 @@ ATTACKS: dict[str, Attack] = {
         "files",
         patched(prelude=_reads(checkout="$checkout")),
         _grade(**PRINTED),
-        "reading failed: FileNotFoundError",
+        "checkout reading failed: FileNotFoundError",
         secret="$checkout",
         needs=FENCE,
     ),
@@ -1110,9 +1324,56 @@ ATTACKS: dict[str, Attack] = {
         "files",
         patched(prelude=_REMOUNT),
         _grade(**PRINTED),
-        "escape attempts: [-1, -1, -1, -1, -1, -1, 'FileNotFoundError']",
+        "escape attempts: ['RefusedByGrader', 'FileNotFoundError']",
         absent=("$here/$marker",),
         needs=FENCE,
+    ),
+    # -- forging inside the child: the runner and the driver patched through introspection ------
+    "forges-board-abc-checks-from-inside": Attack(
+        "grader",
+        _forged_board_abc(_ROUTES),
+        BOARD_ABC_STARTER,  # what the same starter gets without the forger
+        _REFUSED_ROUTES,
+        assignment="board-abc",
+        rubric=COURSE_RUBRIC,
+        seconds=120.0,
+    ),
+    "forges-state-and-format-from-inside": Attack(
+        "grader", _forged_teeko(_ROUTES), _grade(state=5, format=5), _REFUSED_ROUTES
+    ),
+    "forges-format-through-the-runners-module": Attack(
+        "grader",
+        _forged_teeko("(_by_main,)"),
+        _grade(state=5, format=5),  # __main__ is the submission's own module, not the runner
+        "each square should be a tuple (row, col), got [",
+    ),
+    "reaches-into-the-grader-by-other-means": Attack(
+        "grader",
+        patched(prelude=_REACHES_IN_BY_OTHER_MEANS),
+        _grade(**PRINTED),
+        # each attempt is refused and named (the printed lines say so too, cut to three)
+        "the grader refused what only a submission reaching into the grader does: opened a "
+        "process's memory (/proc/.../mem); used ctypes (ctypes.string_at); installed a tracer "
+        "(sys.settrace); installed a profiler (sys.setprofile); read the threads' frames "
+        "(sys._current_frames); searched the grader's objects (gc.get_referrers); built a code "
+        "object (code.__new__); added an audit hook (sys.addaudithook)",
+    ),
+    "forges-state-and-format-through-a-signal-handler": Attack(
+        "grader",
+        _forged_teeko("(_by_signal,)"),
+        _grade(state=5, format=5),
+        "each square should be a tuple (row, col), got [",
+    ),
+    # a signal handler is handed the frame it interrupted: behind the runner's trampoline, None
+    "forges-board-abc-checks-through-a-signal-handler": Attack(
+        "grader",
+        _forged_board_abc("(_by_signal,)"),
+        BOARD_ABC_STARTER,
+        "also handed in: _forge.py, _ref/board.py, _ref/connectfour.py, _ref/minimax.py, "
+        "_ref/tictactoe.py",
+        assignment="board-abc",
+        rubric=COURSE_RUBRIC,
+        seconds=120.0,
     ),
     # -- the grader itself -------------------------------------------------------------------------
     "patches-random": Attack(
@@ -1164,8 +1425,9 @@ ATTACKS: dict[str, Attack] = {
     ),
     "lies-in-its-replies": Attack(
         "grader",
-        patched(prelude=_LYING_SYNC),
-        FULL,  # the host reads only what it expects, of the type it expects
+        patched(prelude=_THROUGH_A_SIGNAL + _LYING_SYNC),
+        FULL,  # no frame from a signal handler: the channel is out of reach (and the host
+        # reads only what it expects, of the type it expects)
         "won 2 of 2",
         same_games_as="honest",
     ),
@@ -1187,6 +1449,19 @@ ATTACKS: dict[str, Attack] = {
         patched(prelude=f"print({_MARKDOWN_BREAKOUT!r})\n"),
         _grade(**PRINTED),
         "printed: ``` | | # Score: 100/100",
+    ),
+    "defines-a-2000-character-class-name": Attack(
+        "reports",
+        f"class {LONG_CLASS_NAME}:\n    pass\n",
+        ZERO,
+        f"game.py defines no class TeekoPlayer (it defines: {'K' * 100}",  # then the cut's note
+    ),
+    "file-name-with-terminal-escapes": Attack(
+        "reports",
+        HONEST,
+        FULL,
+        "u202egnp.py",  # the name's end, as every format shows it (Markdown escapes the rest)
+        filename=f"student{NAME_ESCAPES}.py",
     ),
     "floods-every-report-field": Attack(
         "reports",
@@ -1282,13 +1557,28 @@ ATTACKS: dict[str, Attack] = {
         "broken",
         HONEST.encode() + '\nGREETING = "Bienvenue au caf\u00e9"\n'.encode("latin-1"),
         ZERO,
-        "game.py is not UTF-8 text ((unicode error) 'utf-8' codec can't decode byte 0xe9",
+        "Python cannot read game.py: 'utf-8' codec can't decode byte 0xe9 on line",
+    ),
+    "saved-as-latin-1-accent-in-a-comment": Attack(  # python game.py refuses it, import reads it
+        "broken",
+        "# Auteur : Jos\u00e9\n".encode("latin-1") + HONEST.encode(),
+        FULL,
+        "warning: game.py is not UTF-8 (line 1 holds the byte 0xe9) and has no coding line, so "
+        "running python game.py stops with a SyntaxError; an import reads it, so it was graded",
+    ),
+    "coding-line-of-an-unknown-encoding": Attack(
+        "broken",
+        b"# -*- coding: klingon -*-\n" + HONEST.encode(),
+        ZERO,
+        "Python cannot read game.py: its coding line names klingon, an encoding Python does not "
+        "know, so no import can run it; remove that line",
     ),
     "saved-as-utf-16": Attack(
         "broken",
         codecs.BOM_UTF16_LE + HONEST.encode("utf-16-le"),
         ZERO,
-        "game.py is not UTF-8 text (it holds NUL bytes); save it with the UTF-8 encoding",
+        "Python cannot read game.py: it holds NUL bytes, so no import can run it; save it with "
+        "the UTF-8 encoding",
     ),
     "syntax-error": Attack(
         "broken",
@@ -1322,8 +1612,22 @@ ATTACKS: dict[str, Attack] = {
         "broken",
         HONEST + "\nimport teeko_helpers_i_forgot_to_submit\n",
         ZERO,
-        "importing game.py raised ModuleNotFoundError: No module named "
-        "'teeko_helpers_i_forgot_to_submit'",
+        "game.py imports teeko_helpers_i_forgot_to_submit, which this course does not allow: "
+        "the rubric allows numpy and the standard library; if teeko_helpers_i_forgot_to_submit "
+        "is a file of yours, hand it in beside game.py",
+    ),
+    "imports-numpy": Attack(  # the course's rubric allows numpy; the kit installs it
+        "broken",
+        HONEST + "\nimport numpy as _np\n_EMPTY = _np.zeros((5, 5))\n",
+        FULL,
+        "won 2 of 2",
+    ),
+    "imports-a-package-the-course-does-not-allow": Attack(  # rich: the grader has it
+        "broken",
+        HONEST + "\nimport rich\n",
+        ZERO,
+        "game.py imports rich, which this course does not allow: the rubric allows numpy and "
+        "the standard library",
     ),
     "input-at-import": Attack(
         "broken",
@@ -1376,5 +1680,61 @@ ATTACKS: dict[str, Attack] = {
     "zip-with-two-game-py": _archive(
         lambda ctx: _zip({"a/game.py": HONEST, "b/game.py": HONEST}),
         "holds several game.py files (a/game.py, b/game.py); submit exactly one",
+    ),
+}
+
+
+# ---- who is who: a class graded together ----------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ClassAttack:
+    """An attack on who is who: files named as Canvas's "Download Submissions" names them,
+    graded together by ``autograder grade`` (with ``roster``, a gradebook export, when given).
+
+    ``files`` maps each download name to its ``game.py`` (zipped when the name ends in .zip);
+    ``rows`` is each student's exact score in grades.csv, ``graded`` the file each was graded
+    on (grades.csv's ``source``), ``warning`` the sentence summary.md's Warnings must hold and
+    ``imported`` the score each roster row gets in canvas_import.csv.
+    """
+
+    files: dict[str, str]
+    rows: dict[str, float]
+    graded: dict[str, str]
+    warning: str
+    roster: str | None = None
+    imported: dict[str, str] | None = None
+
+
+_STARTER = STARTERS["teeko"].read_text()
+_VICTIM, _ATTACKER = "smithann_10006_501_homework8.zip", "doejane_10009_502_hw8_10006.zip"
+_GRADEBOOK = (
+    "Student,ID,SIS User ID,SIS Login ID,Section,HW8 (1001)\n"
+    "    Points Possible,,,,,100\n"
+    '"Smith, Ann",10006,9006,asmith@wisc.edu,LEC 001,\n'
+    '"Doe, Jane",10009,9009,jdoe@wisc.edu,LEC 001,\n'
+)
+_NAMES_ANOTHER = (
+    "identity: Canvas user 10009 handed in hw8_10006.zip, naming another student (Canvas "
+    "user 10006); graded as 10009"
+)
+
+CLASS_ATTACKS: dict[str, ClassAttack] = {
+    # The victim handed in homework8.zip (no netid), so she is known by her user id, 10006; a
+    # later student names her zip hw8_10006.zip. Each is graded on her own file.
+    "file-name-takes-a-classmates-user-id": ClassAttack(
+        {_VICTIM: HONEST, _ATTACKER: _STARTER},
+        {"10006": 100, "10009": 50},
+        {"10006": _VICTIM, "10009": _ATTACKER},
+        _NAMES_ANOTHER,
+    ),
+    "file-name-takes-a-classmates-user-id-with-a-roster": ClassAttack(
+        {_VICTIM: HONEST, _ATTACKER: _STARTER},
+        {"asmith": 100, "jdoe": 50},
+        {"asmith": _VICTIM, "jdoe": _ATTACKER},
+        "identity: Canvas user 10009 handed in hw8_10006.zip, which names 10006; the roster's "
+        "login for 10009 is jdoe: graded as jdoe",
+        roster=_GRADEBOOK,
+        imported={"asmith@wisc.edu": "100", "jdoe@wisc.edu": "50"},
     ),
 }

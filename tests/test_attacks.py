@@ -24,23 +24,27 @@ import tempfile
 import threading
 import time
 import uuid
+import zipfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from autograder.classroom.canvas_names import safe
 from autograder.play import fence
 from autograder.play.launch import PACKAGES
 from autograder.play.sandbox import INSTALL_BWRAP, available
 from tests.conftest import SOLUTIONS, STARTERS, autograder_process
 from tests.corpus import (
     ATTACKS,
+    CLASS_ATTACKS,
     COURSE_RUBRIC,
+    FORGERS,
     HONEST,
+    LONG_CLASS_NAME,
     PATIENT_RUBRIC,
     Context,
-    in_move_phase,
     missing_layers,
     quick_rubric,
 )
@@ -164,9 +168,18 @@ class Arena:
         out.mkdir()
         ctx = self._context(folder)
         ctx.other.write_text(CLASSMATE)
-        path = here / ("student.py" if attack.suffix == ".py" else "hw8_student.zip")
-        path.write_bytes(attack.content(ctx))
-        args = ["check", str(path), "--assignment", "teeko", "--json", str(out / "results.json")]
+        if isinstance(attack.payload, dict):  # a folder, as a student checks theirs
+            path = here / "student"
+            for relative, data in attack.files(ctx).items():
+                (path / relative).parent.mkdir(parents=True, exist_ok=True)
+                (path / relative).write_bytes(data)
+        else:
+            path = here / (
+                attack.filename or ("student.py" if attack.suffix == ".py" else "hw8_student.zip")
+            )
+            path.write_bytes(attack.content(ctx))
+        args = ["check", str(path), "--assignment", attack.assignment]
+        args += ["--json", str(out / "results.json")]
         args += ["--markdown", str(out / "report.md")]
         if attack.rubric != COURSE_RUBRIC:
             rubric = self.patient if attack.rubric == PATIENT_RUBRIC else self.rubric
@@ -318,36 +331,19 @@ def test_patching_the_grader_from_inside_changes_no_game(name: str, arena: Arena
     assert games == expected
 
 
-_LYING_RUNNER = """
-_runner = _sys.modules["__main__"]  # the child runner, in the submission's own process
-_real_encode = _runner.encode
-
-
-def _lying_encode(value, depth=0, room=None):
-    if type(value) is list and all(type(square) is list for square in value):
-        value = [tuple(square) for square in value]
-    return _real_encode(value, depth, room)
-
-
-_runner.encode = _lying_encode
-"""
-
-
 @pytest.mark.slow
-@pytest.mark.xfail(
-    strict=True, reason="known limit (docs/sandbox.md): format is observed inside the child"
-)
-def test_known_limit_a_submission_that_patches_the_runner_can_hide_a_format_error(
-    arena: Arena, tmp_path: Path
-) -> None:
-    source = in_move_phase("return [list(square) for square in move]", _LYING_RUNNER)
-    (tmp_path / "game.py").write_text(source)
-    out = arena.base / "lying-runner.json"
-    run = _autograder(
-        ["check", str(tmp_path / "game.py"), "--rubric", str(arena.rubric), "--json", str(out)]
-    )
+@pytest.mark.parametrize("name", FORGERS)
+def test_a_forger_inside_the_child_is_in_sight_of_the_grader(name: str, arena: Arena) -> None:
+    """Its extra files are listed under packaging, and each introspection the audit hook
+    refused is named there, one evidence line each."""
+    run, _ = arena.check(name)
     assert run.results is not None
-    assert _scores(run.results)["format"] == 5  # what returning lists earns; it gets 10
+    packaging = {t["tags"][0]: t["output"] for t in run.results["tests"]}["packaging"]
+    if ATTACKS[name].assignment == "board-abc":
+        assert "also handed in: _forge.py, _ref/board.py, _ref/connectfour.py" in packaging
+    if "signal" not in name:
+        for what in ("sys._getframe", "traceback.tb_frame", "gc.get_objects"):
+            assert "refused: " in packaging and what in packaging
 
 
 # ---- archives: refused by ``check`` in one line ---------------------------------------------
@@ -379,6 +375,9 @@ UNFENCED = [
     "memory-creep",
     "forges-a-reply",
     "patches-builtins-json-and-copy",
+    "imports-numpy",  # the rubric's packages, no more, whatever the grader's Python holds
+    "imports-a-package-the-course-does-not-allow",
+    "saved-as-latin-1-accent-in-a-comment",
 ]
 
 
@@ -473,8 +472,19 @@ def _write_class(folder: Path, ctx: Context, names: list[str]) -> None:
     for name in names:
         attack = ATTACKS[name]
         student = _student(name)
-        target = folder / (f"{student}.py" if attack.suffix == ".py" else f"hw8_{student}.zip")
+        name = f"{student}.py" if attack.suffix == ".py" else f"hw8_{student}.zip"
+        target = folder / (
+            attack.filename.replace("student", student, 1) if attack.filename else name
+        )
         target.write_bytes(attack.content(ctx))
+
+
+def _row(name: str) -> str:
+    """The student id the batch gives the attack ``name``: its file's name, made safe."""
+    attack = ATTACKS[name]
+    if attack.filename is None:
+        return _student(name)
+    return safe(Path(attack.filename.replace("student", _student(name), 1)).stem)
 
 
 def _rows(out: Path) -> dict[str, dict[str, str]]:
@@ -488,6 +498,7 @@ def _grade(inputs: Path, out: Path, rubric: Path, tmpdir: Path | None = None) ->
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(900)  # 2 minutes alone on 2 cores; a loaded machine takes longer
 @needs_fence
 def test_the_whole_corpus_as_one_batch(arena: Arena) -> None:
     """Every attack gets its row and its reason; the good submissions get exactly the grades
@@ -495,7 +506,7 @@ def test_the_whole_corpus_as_one_batch(arena: Arena) -> None:
     names = [
         n
         for n, a in ATTACKS.items()
-        if not n.startswith("honest") and not missing_layers(a, LAYERS)
+        if not n.startswith("honest") and a.assignment == "teeko" and not missing_layers(a, LAYERS)
     ]
     folder, out = arena.base / "batch" / "class", arena.base / "batch" / "out"
     marker = f"teeko-attack-batch-{uuid.uuid4().hex[:8]}"
@@ -504,7 +515,7 @@ def test_the_whole_corpus_as_one_batch(arena: Arena) -> None:
     run = _grade(folder, out, arena.rubric, arena.tmpdir)
     assert run.returncode == 0, run.stderr
     rows = _rows(out)
-    assert sorted(rows) == sorted([*GOOD, "classmate", *(_student(n) for n in names)])
+    assert sorted(rows) == sorted([*GOOD, "classmate", *(_row(n) for n in names)])
 
     alone_folder, alone_out = arena.base / "alone" / "class", arena.base / "alone" / "out"
     _write_class(alone_folder, ctx, [])
@@ -516,8 +527,8 @@ def test_the_whole_corpus_as_one_batch(arena: Arena) -> None:
     assert rows["good_alice"]["score"] == "100"
 
     for name in names:
-        attack, row = ATTACKS[name], rows[_student(name)]
-        feedback = (out / "students" / _student(name) / "feedback.md").read_text()
+        attack, row = ATTACKS[name], rows[_row(name)]
+        feedback = (out / "students" / _row(name) / "feedback.md").read_text()
         message = _words(ctx.fill(attack.message))
         if attack.scores is None:
             assert row["status"] == "error" and row["score"] == "0", (name, row)
@@ -536,6 +547,10 @@ def test_the_whole_corpus_as_one_batch(arena: Arena) -> None:
     )
     assert CLASSMATE.strip() not in everything
     assert not any(line in everything for line in _secret_lines(arena.rubric))
+    for student in rows:  # one gate for submission text: nothing raw, nothing huge
+        sizes = {p.name: p.stat().st_size for p in (out / "students" / student).iterdir()}
+        assert sum(sizes.values()) <= 100_000, (student, sizes)
+    _assert_nothing_raw([run.stdout, run.stderr, *(p.read_text() for p in out.rglob("*.*"))])
 
 
 # ---- what the fence lets it see, reach and print ---------------------------------------------
@@ -601,6 +616,37 @@ def test_terminal_escapes_reach_no_report_raw(arena: Arena) -> None:
     for text in (run.stdout, run.results_text, markdown):
         assert "\x1b" not in text and "\u202e" not in text and "\x07" not in text
     assert "\\x1b[2J" in markdown and "\\u202eevil" in markdown
+
+
+def _assert_nothing_raw(texts: list[str]) -> None:
+    """No terminal escape, no bidirectional override, no 2000-character name, in any text."""
+    for text in texts:
+        loaded = text
+        with contextlib.suppress(ValueError):
+            loaded = json.dumps(json.loads(text), ensure_ascii=False)  # \\u escapes undone
+        assert "\x1b" not in loaded and "\u202e" not in loaded
+        assert LONG_CLASS_NAME not in loaded
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "name", ["defines-a-2000-character-class-name", "file-name-with-terminal-escapes"]
+)
+def test_names_reach_no_report_raw_nor_whole(name: str, arena: Arena, tmp_path: Path) -> None:
+    """The class name and the file name enter the grader through one gate: the terminal,
+    results.json, the Markdown and the HTML hold them cleaned and cut."""
+    run, ctx = arena.check(name)
+    page = tmp_path / "feedback.html"
+    path = next(p for p in ctx.here.iterdir() if p.name != "classmate.py")
+    args = ["check", str(path), "-a", "teeko", "--rubric", str(arena.rubric), "--html", str(page)]
+    again = _autograder(args)
+    assert again.returncode == 0, again.stderr
+    texts = [run.stdout, run.stderr, run.results_text, (ctx.out / "report.md").read_text()]
+    if name == "defines-a-2000-character-class-name":
+        assert f"{'K' * 100} [... 1900 more characters]); the course's driver" in run.seen
+    else:
+        assert ctx.fill("submission: $here/student\\x1b[2J\\u202egnp.py") in run.seen
+    _assert_nothing_raw([*texts, again.stdout, page.read_text()])
 
 
 def _outside_code_blocks(markdown: str) -> list[str]:
@@ -709,3 +755,45 @@ def test_a_folder_with_a_huge_helper_is_refused_in_one_line(tmp_path: Path) -> N
     assert run.returncode == 2
     assert run.stderr.strip().count("\n") == 0, run.stderr
     assert "holds more than 50 MB ('student/helper.py' is 100 MB)" in run.stderr
+
+
+# ---- who is who: Canvas downloads graded together -----------------------------------------------
+
+
+def _canvas_class(folder: Path, files: dict[str, str]) -> None:
+    folder.mkdir(parents=True)
+    for name, source in files.items():
+        if name.endswith(".zip"):
+            with zipfile.ZipFile(folder / name, "w") as bundle:
+                bundle.writestr("game.py", source)
+        else:
+            (folder / name).write_text(source)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", list(CLASS_ATTACKS))
+def test_a_file_name_never_takes_a_classmates_grade(name: str, arena: Arena) -> None:
+    """Each Canvas user is one row, graded on their own file, whatever the file names; the
+    name that claims another student is a warning in the summary; a roster gives each their
+    own grade."""
+    attack = CLASS_ATTACKS[name]
+    folder, out = arena.base / "class-attacks" / name, arena.base / "class-attacks" / f"{name}-out"
+    _canvas_class(folder, attack.files)
+    args = ["grade", str(folder), "-a", "teeko", "--out", str(out), "--jobs", "2"]
+    args += ["--rubric", str(arena.rubric)]
+    if attack.roster is not None:
+        roster = folder.parent / f"{name}-roster.csv"
+        roster.write_text(attack.roster)
+        args += ["--roster", str(roster)]
+    run = _autograder(args, timeout=600)
+    assert run.returncode == 0, run.stderr
+    rows = _rows(out)
+    assert {s: float(r["score"]) for s, r in rows.items()} == attack.rows
+    assert {s: r["source"] for s, r in rows.items()} == attack.graded
+    summary = (out / "summary.md").read_text()
+    assert f"- {attack.warning}" in summary
+    assert attack.warning in run.stderr
+    if attack.imported is not None:
+        with (out / "canvas_import.csv").open() as handle:
+            imported = {r["SIS Login ID"]: r["HW8 (1001)"] for r in csv.DictReader(handle)}
+        assert {k: v for k, v in imported.items() if k} == attack.imported

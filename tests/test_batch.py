@@ -3,17 +3,26 @@
 from __future__ import annotations
 
 import csv
+import errno
+import json
 import os
 import shlex
+import shutil
 import signal
 import subprocess
 import sys
 import time
+import zipfile
 from pathlib import Path
 
 import pytest
 
+from autograder import cli
+from autograder.classroom import batch
 from autograder.classroom.batch import student_seed
+from autograder.cli import main
+from autograder.play.cgroups import Support
+from autograder.play.sandbox import Protections
 from tests.conftest import COURSE_TOML, ROOT, STARTERS, fast_solution
 
 SLOW_SOLUTION = fast_solution("teeko2", budget=0.3)
@@ -92,7 +101,13 @@ def test_a_grade_does_not_depend_on_who_else_is_in_the_batch(tmp_path, run_cli):
 
 
 def _records(out: Path) -> dict[str, float]:
-    return {p.parent.name: p.stat().st_mtime for p in out.glob("students/*/record.json")}
+    """Each graded student's record time; a hidden folder is a write a killed grader left
+    half done (the next run removes it), not a student."""
+    return {
+        p.parent.name: p.stat().st_mtime
+        for p in out.glob("students/*/record.json")
+        if not p.parent.name.startswith(".")
+    }
 
 
 def _carrying(marker: str) -> list[int]:
@@ -357,12 +372,12 @@ def test_roster_names_mismatches_and_the_late_penalty_reach_the_outputs(tmp_path
     rubric = _quick_rubric(tmp_path)
     rubric.write_text(rubric.read_text() + "\n[late]\npenalty = 10\n")
     done = _rerun(run_cli, folder, out, rubric, "--roster", str(roster))
-    rows = _rows(out)
-    assert rows["123"]["name"] == "Badger, Bucky" and rows["124"]["name"] == "Chen, Eve"
-    assert rows["123"]["late"] == "yes" and rows["123"]["late_penalty"] == "-10"
-    assert rows["124"]["late_penalty"] == "0"
-    assert float(rows["123"]["score"]) == float(rows["124"]["score"]) - 10
-    feedback = (out / "students" / "123" / "feedback.md").read_text()
+    rows = _rows(out)  # the roster names each Canvas user: its login, not the user id
+    assert rows["bbadger"]["name"] == "Badger, Bucky" and rows["echen"]["name"] == "Chen, Eve"
+    assert rows["bbadger"]["late"] == "yes" and rows["bbadger"]["late_penalty"] == "-10"
+    assert rows["echen"]["late_penalty"] == "0"
+    assert float(rows["bbadger"]["score"]) == float(rows["echen"]["score"]) - 10
+    feedback = (out / "students" / "bbadger" / "feedback.md").read_text()
     assert "| late penalty (`late_penalty`) | -10 | Canvas marked the submission late: -10 |" in (
         feedback
     )
@@ -371,7 +386,7 @@ def test_roster_names_mismatches_and_the_late_penalty_reach_the_outputs(tmp_path
     assert "- roster: Lee, Kim (login klee, ID 125) has no grade; left blank" in warnings
     assert "- roster: 777 (Canvas id 777) is graded but not on the roster" in warnings
     assert "roster: Lee, Kim (login klee, ID 125) has no grade" in done.stderr
-    assert "| 123 (Badger, Bucky) |" in summary
+    assert "| bbadger (Badger, Bucky) |" in summary
 
 
 def test_an_unusable_roster_stops_the_command_before_anything_is_graded(tmp_path, run_cli):
@@ -400,3 +415,271 @@ def test_an_unusable_roster_stops_the_command_before_anything_is_graded(tmp_path
         )
     )
     assert not (out / "students").exists()
+
+
+# ---- the output folder: checked before grading, never half written, never stale ---------------
+
+
+def _empty_zips(folder: Path, students: list[str]) -> Path:
+    """Submissions with nothing to grade (no game.py): each is graded in an instant, to zero,
+    and saved like any other, so these tests run no game."""
+    folder.mkdir(parents=True, exist_ok=True)
+    for student in students:
+        with zipfile.ZipFile(folder / f"hw8_{student}.zip", "w") as archive:
+            archive.writestr("notes.txt", "no game here")
+    return folder
+
+
+def _grade_here(capsys, *args: str) -> tuple[int, str]:  # type: ignore[no-untyped-def]
+    """``autograder grade ARGS`` in this process (so a test can break its writes); the exit
+    status and what it printed on stderr."""
+    status = main(["grade", *args, "-a", "teeko2", "--jobs", "1"])
+    return status, capsys.readouterr().err
+
+
+def test_an_out_that_names_a_file_is_one_sentence_before_grading(tmp_path, capsys):
+    folder = _empty_zips(tmp_path / "class", ["alice"])
+    (tmp_path / "out").write_text("not a folder")
+    status, err = _grade_here(capsys, str(folder), "--out", str(tmp_path / "out"))
+    assert status == 2
+    assert err.strip().splitlines() == [
+        f"autograder: --out {tmp_path / 'out'} is a file, not a folder; name a folder (made if "
+        "missing)"
+    ]
+
+
+def test_a_folder_where_the_grade_sheet_goes_is_one_sentence(tmp_path, capsys):
+    folder = _empty_zips(tmp_path / "class", ["alice"])
+    (tmp_path / "out" / "grades.csv").mkdir(parents=True)
+    status, err = _grade_here(capsys, str(folder), "--out", str(tmp_path / "out"))
+    assert status == 2
+    assert err.strip().splitlines()[-1] == (
+        f"autograder: {tmp_path / 'out' / 'grades.csv'} is a folder where the grader writes a "
+        f"file; move it out of {tmp_path / 'out'}"
+    )
+    assert not (tmp_path / "out" / "students").exists(), "nobody was graded"
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root writes into read-only folders")
+def test_a_read_only_out_is_one_sentence_before_grading(tmp_path, capsys):
+    folder = _empty_zips(tmp_path / "class", ["alice"])
+    out = tmp_path / "out"
+    out.mkdir()
+    out.chmod(0o555)
+    try:
+        status, err = _grade_here(capsys, str(folder), "--out", str(out))
+    finally:
+        out.chmod(0o755)
+    assert status == 2
+    assert err.strip().splitlines()[-1] == (
+        f"autograder: cannot write into {out}: Permission denied; choose another --out or make "
+        "it writable"
+    )
+
+
+def test_an_out_that_cannot_be_written_is_one_sentence_even_as_root(tmp_path, capsys, monkeypatch):
+    """Root writes into a folder without write permission; a read-only mount refuses it: the
+    probe file is what tells, so a refused probe is the read-only folder."""
+    folder = _empty_zips(tmp_path / "class", ["alice"])
+
+    def read_only(*args, **kwargs):  # type: ignore[no-untyped-def]
+        raise OSError(errno.EROFS, os.strerror(errno.EROFS))
+
+    monkeypatch.setattr(batch.tempfile, "TemporaryFile", read_only)
+    status, err = _grade_here(capsys, str(folder), "--out", str(tmp_path / "out"))
+    assert status == 2
+    assert err.strip().splitlines()[-1] == (
+        f"autograder: cannot write into {tmp_path / 'out'}: Read-only file system; choose another "
+        "--out or make it writable"
+    )
+
+
+def test_too_little_space_for_the_class_is_one_sentence_before_grading(
+    tmp_path, capsys, monkeypatch
+):
+    students = [f"s{i}" for i in range(20)]
+    folder = _empty_zips(tmp_path / "class", students)
+    usage = shutil.disk_usage(tmp_path)
+    free = batch.STUDENT_BYTES * 20  # the reports fit, the margin does not
+    monkeypatch.setattr(batch.shutil, "disk_usage", lambda path: usage._replace(free=free))
+    status, err = _grade_here(capsys, str(folder), "--out", str(tmp_path / "out"))
+    assert status == 2
+    assert err.strip().splitlines()[-1] == (
+        f"autograder: not enough space for the reports in {tmp_path / 'out'}: 4.0 MB free, about "
+        "9 MB needed for 20 students; free some space or choose another --out"
+    )
+    assert not (tmp_path / "out" / "students").exists(), "nobody was graded"
+
+
+def test_a_disk_that_fills_up_mid_batch_keeps_every_grade_saved(tmp_path, capsys, monkeypatch):
+    """The third student's files do not fit: the batch stops with one sentence, exit 2; the
+    two saved are in grades.csv, the third has no folder at all (not half of one)."""
+    students = ["alice", "bob", "carol", "dave"]
+    folder = _empty_zips(tmp_path / "class", students)
+    out = tmp_path / "out"
+    real, calls = batch.replace_folder, []
+
+    def fills_up(target: Path, files) -> None:  # type: ignore[no-untyped-def]
+        calls.append(target.name)
+        if len(calls) < 3:
+            return real(target, files)
+        partial = {name: text for name, text in list(files.items())[:1]}
+        real(target.with_name(".half"), partial)  # some bytes reach the disk, then it is full
+        shutil.rmtree(target.with_name(".half"))
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+
+    monkeypatch.setattr(batch, "replace_folder", fills_up)
+    status, err = _grade_here(capsys, str(folder), "--out", str(out))
+    assert status == 2
+    last = err.strip().splitlines()[-1]
+    assert last == (
+        f"autograder: cannot write {out / 'students' / 'carol'}: No space left on device, so "
+        f"grading stopped; 2 students are graded and saved in {out / 'students'}, and the same "
+        "command grades the rest once the folder has space and can be written (the grades "
+        "saved are kept)"
+    )
+    assert "Traceback" not in err and "graded another way" not in err
+    assert calls == ["alice", "bob", "carol"], "the batch stopped at the first failed write"
+    assert sorted(_rows(out)) == ["alice", "bob"]
+    assert sorted(p.name for p in (out / "students").iterdir()) == ["alice", "bob"]
+
+    monkeypatch.setattr(batch, "replace_folder", real)  # space again: the rest is graded
+    status, err = _grade_here(capsys, str(folder), "--out", str(out))
+    assert status == 0, err
+    assert "2 students already had a grade" in err
+    assert sorted(_rows(out)) == students
+
+
+def test_a_grade_sheet_that_cannot_be_written_keeps_the_grades(tmp_path, capsys, monkeypatch):
+    folder = _empty_zips(tmp_path / "class", ["alice"])
+    out = tmp_path / "out"
+
+    def full(records, path):  # type: ignore[no-untyped-def]
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(path))
+
+    monkeypatch.setattr(cli, "write_grades_csv", full)
+    status, err = _grade_here(capsys, str(folder), "--out", str(out))
+    assert status == 2
+    assert err.strip().splitlines()[-1] == (
+        f"autograder: cannot write the grade sheet and summary into {out}: No space left on "
+        f"device; 1 students are graded and saved in {out / 'students'}: run the same command "
+        "again once the folder has space and can be written, it grades nobody again and writes "
+        "the grade sheet"
+    )
+    assert (out / "students" / "alice" / "record.json").is_file()
+
+
+def test_a_regrade_without_the_roster_removes_the_old_canvas_import(tmp_path, capsys):
+    """An earlier run with --roster wrote canvas_import.csv; a run without it must not leave
+    that file beside a grade sheet it no longer agrees with."""
+    folder = _empty_zips(tmp_path / "class", ["bbadger"])
+    out = tmp_path / "out"
+    roster = tmp_path / "roster.csv"
+    roster.write_text(ROSTER)
+    status, err = _grade_here(capsys, str(folder), "--out", str(out), "--roster", str(roster))
+    assert status == 0, err
+    assert (out / "canvas_import.csv").is_file()
+    status, err = _grade_here(capsys, str(folder), "--out", str(out), "--regrade")
+    assert status == 0, err
+    assert not (out / "canvas_import.csv").exists()
+    assert (
+        f"removed {out / 'canvas_import.csv'}: it held an earlier run's grades; give --roster to "
+        "write it again"
+    ) in err.splitlines()
+    assert sorted(p.name for p in out.iterdir()) == [
+        "grades.csv",
+        "histogram.svg",
+        "students",
+        "summary.html",
+        "summary.md",
+    ]
+
+
+def test_the_command_that_gives_a_grade_again_carries_the_roster(tmp_path, capsys):
+    folder = _empty_zips(tmp_path / "class", ["bbadger"])
+    out = tmp_path / "out"
+    roster = tmp_path / "roster.csv"
+    roster.write_text(ROSTER)
+    status, err = _grade_here(
+        capsys, str(folder), "--out", str(out), "--roster", str(roster), "--seed", "7"
+    )
+    assert status == 0, err
+    feedback = (out / "students" / "bbadger" / "feedback.md").read_text()
+    command = shlex.split(feedback.rstrip().splitlines()[-2], comments=True)
+    assert command[:2] == ["autograder", "grade"]
+    assert command[command.index("--roster") + 1] == str(roster)
+    assert command[command.index("--seed") + 1] == "7"
+    assert command[command.index("--only") + 1] == "bbadger"
+
+
+# ---- a missing sandbox layer is said once, at the top ------------------------------------------
+
+
+def test_a_machine_without_the_fence_is_said_once_with_the_install_line(
+    tmp_path, capsys, monkeypatch
+):
+    folder = _empty_zips(tmp_path / "class", ["alice", "bob"])
+    monkeypatch.setattr(cli, "available", lambda: Protections(resource_limits=True))
+    status, err = _grade_here(capsys, str(folder), "--out", str(tmp_path / "out"))
+    assert status == 0, err
+    said = [line for line in err.splitlines() if "without the filesystem fence" in line]
+    assert len(said) == 1
+    assert said[0].startswith(
+        "warning: this machine grades the submissions without the filesystem fence (a "
+        "submission can read every file the grader can, and reach the network; to get it: apt "
+        "install bubblewrap"
+    )
+    assert err.splitlines().index(said[0]) == 1, "right under the run's settings"
+
+
+def test_a_machine_with_every_layer_says_nothing_of_them(tmp_path, capsys, monkeypatch):
+    folder = _empty_zips(tmp_path / "class", ["alice"])
+    whole = Protections(True, fence=True, cgroups=Support(2, (("", Path("/x")),)), seccomp=True)
+    monkeypatch.setattr(cli, "available", lambda: whole)
+    status, err = _grade_here(capsys, str(folder), "--out", str(tmp_path / "out"))
+    assert status == 0, err
+    assert "without" not in err and "bubblewrap" not in err
+
+
+@pytest.mark.slow
+def test_a_class_graded_without_the_sandbox_says_so_in_the_terminal_and_summary(tmp_path, run_cli):
+    folder, out = tmp_path / "class", tmp_path / "out"
+    _class(folder, size=1)
+    done = run_cli(
+        "grade",
+        str(folder),
+        "-a",
+        "teeko2",
+        "--out",
+        str(out),
+        "--rubric",
+        str(_quick_rubric(tmp_path)),
+        env={"TEEKO_SANDBOX": "off"},
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.count("apt install bubblewrap") == 1
+    record = json.loads((out / "students" / "student00" / "record.json").read_text())
+    assert record["missing_layers"] == ["fence", "cgroups", "seccomp"]
+    for name in ("summary.md", "summary.html"):
+        text = (out / name).read_text()
+        assert "1 of 1 graded students were graded without the filesystem fence" in text
+        assert "to get it: apt install bubblewrap" in text
+
+
+def test_a_student_folder_no_input_holds_is_named_and_kept(tmp_path, capsys):
+    """A folder graded earlier from other inputs disagrees with nothing (the sheet leaves it
+    out) but is said, and never deleted: it may be the only copy of that grade."""
+    out = tmp_path / "out"
+    status, err = _grade_here(
+        capsys, str(_empty_zips(tmp_path / "a", ["alice", "bob"])), "--out", str(out)
+    )
+    assert status == 0, err
+    status, err = _grade_here(
+        capsys, str(_empty_zips(tmp_path / "b", ["alice"])), "--out", str(out)
+    )
+    assert status == 0, err
+    assert (
+        f"left out of the grade sheet: 1 student folders in {out / 'students'} that none of "
+        "these inputs holds: bob; remove them, or grade with their inputs too"
+    ) in err.splitlines()
+    assert sorted(_rows(out)) == ["alice"] and (out / "students" / "bob" / "record.json").is_file()

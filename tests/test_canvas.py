@@ -6,6 +6,7 @@ import os
 import stat
 import zipfile
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -50,7 +51,7 @@ def _submission(path: Path) -> Path:
 NETID_PATTERN = course_rubric().packaging_pattern  # hw8_<netid>.zip
 
 
-def _collect(tmp_path: Path, *inputs: Path, **options: str) -> Collection:
+def _collect(tmp_path: Path, *inputs: Path, **options: Any) -> Collection:
     options.setdefault("netid_pattern", NETID_PATTERN)
     return collect(list(inputs), tmp_path / "work", **options)
 
@@ -233,17 +234,84 @@ def test_a_canvas_users_files_all_go_under_their_netid(tmp_path):
 
 
 def test_two_canvas_users_with_one_netid_are_kept_apart(tmp_path):
+    """Neither is followed: the netid is typed text, the user id is Canvas's."""
     folder = tmp_path / "in"
     _submission(folder / "badgerbucky_123_456_hw8_abc.zip")
     _submission(folder / "cheneve_124_457_hw8_ABC.zip")
     found = _collect(tmp_path, folder)
     assert [(e.student, e.canvas_id, e.name) for e in found.entries] == [
-        ("abc-123", "123", "badgerbucky"),
-        ("abc-124", "124", "cheneve"),
+        ("123", "123", "badgerbucky"),
+        ("124", "124", "cheneve"),
     ]
     assert found.entries[0].note == (
-        "netid abc was submitted by 2 Canvas users (123, 124); Canvas user 123 is graded "
-        "apart as abc-123"
+        "Canvas user 123 handed in hw8_abc.zip, naming another student (netid abc, also "
+        "handed in by Canvas user 124); graded as 123"
+    )
+    assert len(found.warnings) == 2
+
+
+def test_a_file_name_naming_a_classmates_user_id_takes_nothing_of_hers(tmp_path):
+    """The issue's attack: the victim's homework8.zip is known by her user id, 10006; a later
+    student names her zip hw8_10006.zip. Two rows, each with its own file, and a warning."""
+    folder = tmp_path / "in"
+    _submission(folder / "smithann_10006_501_homework8.zip")
+    _submission(folder / "doejane_10009_502_hw8_10006.zip")
+    found = _collect(tmp_path, folder)
+    assert [(e.student, e.canvas_id, e.path.name) for e in found.entries] == [
+        ("10006", "10006", "homework8.zip"),
+        ("10009", "10009", "hw8_10006.zip"),
+    ]
+    assert found.entries[0].note == ""
+    assert found.warnings == (
+        "Canvas user 10009 handed in hw8_10006.zip, naming another student (Canvas user "
+        "10006); graded as 10009",
+    )
+
+
+def test_a_file_name_naming_a_classmates_netid_is_not_followed(tmp_path):
+    folder = tmp_path / "in"
+    _submission(folder / "smithann_10006_501_hw8_ann.zip")
+    _submission(folder / "doejane_10009_502_hw8_ann.zip")
+    _submission(folder / "leekim_10011_503_hw8_kim.zip")
+    found = _collect(tmp_path, folder)
+    assert [e.student for e in found.entries] == ["10006", "10009", "kim"]
+
+
+def test_an_emailed_file_naming_a_user_id_is_not_merged_into_that_user(tmp_path):
+    victim = _submission(tmp_path / "in" / "smithann_10006_501_homework8.zip")
+    emailed = _submission(tmp_path / "email" / "hw8_10006.zip")
+    found = _collect(tmp_path, victim, emailed)
+    assert [(e.student, e.path.name) for e in found.entries] == [
+        ("10006", "homework8.zip"),
+        ("hw8_10006-no-canvas-id", "hw8_10006.zip"),
+    ]
+    assert "graded on its own as hw8_10006-no-canvas-id" in found.entries[1].note
+
+
+def test_a_user_off_the_roster_naming_a_listed_login_keeps_their_id(tmp_path):
+    folder = tmp_path / "in"
+    _submission(folder / "smithann_10006_501_homework8.zip")
+    _submission(folder / "late_10020_502_hw8_ann.zip")
+    found = _collect(tmp_path, folder, logins={"10006": "ann@wisc.edu"})
+    assert [e.student for e in found.entries] == ["10020", "ann"]
+    assert found.warnings == (
+        "Canvas user 10020 handed in hw8_ann.zip, naming another student (the roster's ann, "
+        "Canvas user 10006); graded as 10020",
+    )
+
+
+def test_with_a_roster_the_roster_names_each_canvas_user(tmp_path):
+    folder = tmp_path / "in"
+    _submission(folder / "smithann_10006_501_homework8.zip")
+    _submission(folder / "doejane_10009_502_hw8_ann.zip")
+    found = _collect(tmp_path, folder, logins={"10006": "ann@wisc.edu", "10009": "jdoe"})
+    assert [(e.student, e.canvas_id) for e in found.entries] == [
+        ("ann", "10006"),
+        ("jdoe", "10009"),
+    ]
+    assert found.warnings == (
+        "Canvas user 10009 handed in hw8_ann.zip, which names ann; the roster's login for "
+        "10009 is jdoe: graded as jdoe",
     )
 
 
@@ -253,9 +321,9 @@ def test_a_file_without_canvas_id_is_not_merged_into_a_disputed_netid(tmp_path):
     _submission(folder / "cheneve_124_457_hw8_abc.zip")
     plain = _submission(tmp_path / "email" / "hw8_abc.zip")
     found = _collect(tmp_path, folder, plain)
-    assert [e.student for e in found.entries] == ["abc", "abc-123", "abc-124"]
-    assert found.entries[0].path == plain
-    assert "graded on its own" in found.entries[0].note
+    assert [e.student for e in found.entries] == ["123", "124", "abc"]
+    assert found.entries[2].path == plain
+    assert "graded on its own" in found.entries[2].note
 
 
 def test_a_file_without_canvas_id_joins_the_one_canvas_user_with_its_netid(tmp_path):
@@ -731,3 +799,19 @@ def test_a_zip_handed_in_with_notes_is_graded_alone_and_the_notes_reported(tmp_p
     (entry,) = _collect(tmp_path, folder).entries
     assert entry.path.name == "hw8_bbadger.zip"
     assert entry.attached == ("notes.txt",)
+
+
+def test_names_from_the_inputs_enter_cleaned_and_cut(tmp_path):
+    """File names are submission text: admitted where intake reads them (entries, notes,
+    warnings, problems), so no report or terminal line shows an escape sequence raw."""
+    folder = tmp_path / "in"
+    _submission(folder / "doejane_10009_502_hw8_10006\x1b[2J\u202e.zip")
+    _submission(folder / "doejane_10009_503_hw8_10006.zip")
+    _submission(folder / "smithann_10006_501_homework8.zip")
+    _file(folder / ("n" * 200 + "\x1b.txt"), "notes")
+    found = _collect(tmp_path, folder)
+    texts = [*found.warnings, *found.problems]
+    texts += [f"{e.source} {e.note} {e.attached}" for e in found.entries]
+    assert not any("\x1b" in text or "\u202e" in text for text in texts), texts
+    assert "hw8_10006\\x1b[2J\\u202e.zip" in found.entries[1].note
+    assert found.problems[0].endswith("n\\x1b.txt is not a .py file, a zip or a folder")

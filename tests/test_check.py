@@ -81,7 +81,7 @@ CASES = {
     "mutates state in the move phase": (
         _patched(APPLY_TO_STATE),
         {"state": 5},
-        "make_move changed the state passed to make_move",
+        "make_move changed the state passed to it: squares ",
     ),
     "lists instead of tuples": (
         _patched("return [list(square) for square in move]"),

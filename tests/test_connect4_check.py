@@ -82,7 +82,7 @@ _CHOICE = "        return best_column\n"
         (
             "        state[0][0] = self.opp  # a disc floating in the top corner\n" + _CHOICE,
             {"state": 0, "format": 10},
-            "make_move changed the state passed to make_move",
+            "make_move changed the state passed to it: square [0][0] (' ' → '",
         ),
         (
             '        print("column", best_column)\n' + _CHOICE,

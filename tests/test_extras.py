@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+import shlex
 
 import pytest
 
@@ -20,6 +21,7 @@ from autograder.games.teeko.rules import (
     winner,
 )
 from autograder.grading.extras import Judged, _kind, _solved, find_puzzles, judge_moves
+from autograder.grading.report import REPRODUCE
 from autograder.oracle import cache_path
 from autograder.oracle.codes import DRAW, LOSS, WIN, Verdict
 from autograder.play.host import Status
@@ -129,6 +131,9 @@ def test_the_ladder_runs_without_the_oracle_and_says_how_to_get_it(
     tags = [t["tags"][0] for t in results["tests"]]
     assert "ladder" in tags and "notes" in tags
     assert "perfect:" not in text
+    again = next(line for line in results["output"].splitlines() if line.startswith(REPRODUCE))
+    words = shlex.split(again.removeprefix(REPRODUCE), comments=True)
+    assert words[:2] == ["autograder", "check"] and {"--ladder", "--move-quality"} <= set(words)
 
 
 @pytest.mark.slow

@@ -8,6 +8,7 @@ import os
 import stat
 import subprocess
 import sys
+import tomllib
 import zipfile
 from pathlib import Path
 
@@ -16,12 +17,13 @@ import pytest
 from autograder.classroom.gradescope import (
     BUNDLE_NAME,
     BUNDLED_RUBRIC,
+    REQUIREMENTS,
     add_gradescope_command,
     build_bundle,
 )
 from autograder.errors import GraderError
 from autograder.games import find_assignment
-from tests.conftest import COURSE_TOML, STARTERS, fast_solution
+from tests.conftest import COURSE_TOML, ROOT, STARTERS, fast_solution
 
 TEEKO2 = find_assignment("teeko2")
 CRITERION_IDS = ["rules", "state", "format", "time", "wins", "output", "packaging"]
@@ -88,6 +90,21 @@ def test_bundle_holds_the_scripts_the_kit_and_the_rubric(bundle):
         run = archive.read("run_autograder").decode()
     assert '--assignment "$ASSIGNMENT"' in run and "ASSIGNMENT=teeko2\n" in run
     assert "ROOT=${AUTOGRADER_ROOT:-/autograder}" in run
+
+
+def test_the_bundle_requires_the_packages_the_rubric_allows(tmp_path, bundle):
+    with zipfile.ZipFile(bundle) as archive:
+        assert archive.read(REQUIREMENTS) == b"numpy\n"
+    book = build_bundle(find_assignment("board-abc"), tmp_path / "book", None)
+    with zipfile.ZipFile(book) as archive:
+        assert archive.read(REQUIREMENTS) == b""  # the book's homework: standard library only
+    mine = tmp_path / "mine.toml"
+    mine.write_text(
+        COURSE_TOML.read_text().replace('packages = ["numpy"]', 'packages = ["numpy", "scipy"]')
+    )
+    course = build_bundle(TEEKO2, tmp_path / "course", mine)
+    with zipfile.ZipFile(course) as archive:
+        assert archive.read(REQUIREMENTS) == b"numpy\nscipy\n"
 
 
 def test_building_twice_gives_the_same_bytes(tmp_path, bundle):
@@ -192,3 +209,60 @@ def test_run_autograder_grades_the_books_four_files(tmp_path):
     assert results["score"] == 100
     tags = [t["tags"][0] for t in results["tests"]]
     assert {"boards", "search"} <= set(tags)
+
+
+def test_the_bundled_pyproject_installs_the_kit_as_the_project_does(bundle):
+    """The bundle makes its own pyproject.toml (an install has none to copy): it must say what
+    the project's says about installing the package."""
+    with zipfile.ZipFile(bundle) as archive:
+        bundled = tomllib.loads(archive.read("pyproject.toml").decode())
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())
+    for key in ("name", "version", "requires-python", "scripts"):
+        assert bundled["project"][key] == project["project"][key], key
+    assert sorted(bundled["project"]["dependencies"]) == sorted(project["project"]["dependencies"])
+    assert bundled["build-system"] == project["build-system"]
+    for key in ("packages", "package-data"):
+        assert bundled["tool"]["setuptools"][key] == project["tool"]["setuptools"][key], key
+
+
+def _venv(where: Path, *install: str) -> Path:
+    """A fresh virtual environment with ``pip install INSTALL``; its bin folder."""
+    subprocess.run([sys.executable, "-m", "venv", str(where)], check=True, timeout=120)
+    pip = [str(where / "bin" / "python3"), "-m", "pip", "install", "-q", *install]
+    done = subprocess.run(pip, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    return where / "bin"
+
+
+@pytest.mark.slow
+def test_the_bundle_builds_from_an_installed_kit_and_installs_on_gradescope(tmp_path, bundle):
+    """`pip install .` as the README says (no editable install, no source tree beside it):
+    `autograder gradescope` builds the same bytes as from the checkout, and the bundle's own
+    setup (pip install of source/) gives a kit that grades the reference solution to 100."""
+    kit = _venv(tmp_path / "kit", str(ROOT))
+    done = subprocess.run(
+        [str(kit / "autograder"), "gradescope", "-a", "teeko2", "--out", str(tmp_path / "dist")],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,  # not the checkout: nothing is found beside the package by chance
+        env={"PATH": "/usr/bin:/bin"},
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    built = tmp_path / "dist" / BUNDLE_NAME
+    assert built.read_bytes() == bundle.read_bytes()
+
+    root = _fake_root(tmp_path, built)
+    _venv(root / "venv", str(root / "source"))  # what setup.sh does, without apt
+    (root / "submission" / "game.py").write_text(fast_solution("teeko2"))
+    graded = subprocess.run(
+        ["bash", str(root / "source" / "run_autograder")],
+        capture_output=True,
+        text=True,
+        env={"PATH": "/usr/bin:/bin", "AUTOGRADER_ROOT": str(root), "COLUMNS": "120"},
+        cwd=tmp_path,
+        timeout=300,
+    )
+    assert graded.returncode == 0, graded.stderr
+    results = json.loads((root / "results" / "results.json").read_text("utf-8"))
+    assert results["score"] == 100, results["output"]

@@ -110,6 +110,8 @@ def test_a_new_enough_python_installs_without_apt(tmp_path, setup_sh):
     assert not [line for line in log if line.startswith("apt-get")]
     assert f"python3.12 -m venv {tmp_path / 'root' / 'venv'}" in log
     assert any("-m pip install --quiet --no-cache-dir" in line for line in log)
+    requirements = setup_sh.with_name("requirements.txt")
+    assert f"python3.12 -m pip install --quiet --no-cache-dir -r {requirements}" in log
     assert "-m autograder --help" in log[-1]
     assert done.stdout.strip().endswith(
         f"installed the grading kit in {tmp_path / 'root' / 'venv'}"
@@ -150,3 +152,13 @@ def test_a_python_that_cannot_be_installed_stops_setup(tmp_path, setup_sh):
     done, log = _run(tmp_path, setup_sh, version=10, FAKE_APT_BROKEN="python3.11")
     assert done.returncode != 0
     assert not any("-m pip install" in line for line in log)
+
+
+def test_a_rubric_that_allows_no_package_installs_none(tmp_path):
+    bundle = build_bundle(find_assignment("board-abc"), tmp_path / "out", None)
+    with zipfile.ZipFile(bundle) as archive:
+        archive.extractall(tmp_path / "source")
+    done, log = _run(tmp_path, tmp_path / "source" / "setup.sh", version=12)
+    assert done.returncode == 0, done.stderr
+    assert any("-m pip install --quiet --no-cache-dir" in line for line in log)
+    assert not [line for line in log if "requirements.txt" in line]

@@ -213,4 +213,66 @@ def test_a_package_the_rubric_does_not_allow_cannot_be_imported_fenced(tmp_path)
     source = "import numpy\nimport rich\n"
     with _real(tmp_path, source, Limits(packages=("numpy",))) as proc:
         reply = proc.start()
-    assert "No module named 'rich'" in reply.data.get("error", "")
+    assert (reply.data.get("kind"), reply.data.get("error")) == ("package", "rich")
+
+
+_WRITES_AFTER_ITS_REPLY = """
+import os, threading, time
+_argv = open("/proc/self/cmdline", "rb").read().split(b"\\0")
+_reply_fd = int(_argv[_argv.index(next(a for a in _argv if a.endswith(b"child.py"))) + 2])
+
+
+def _later():
+    time.sleep(0.2)  # the runner has sent make_move's reply by then
+    os.write(_reply_fd, b"\\0\\0\\0\\x02{}")
+    open(MARKER, "w").close()
+"""
+
+
+def test_a_message_waiting_before_the_request_is_a_bad_reply(tmp_path):
+    """The host's own check, whatever the runner: a frame written into the reply pipe after a
+    reply (here by a thread of the submission, no cgroup freezing it) is found waiting when
+    the next request is sent."""
+    marker = tmp_path / "written"
+    prelude = _WRITES_AFTER_ITS_REPLY.replace("MARKER", repr(str(marker)))
+    source = _player("threading.Thread(target=_later).start()\nreturn [(0, 0)]", prelude)
+    (tmp_path / "game.py").write_text(source)
+    with PlayerProcess(launch(tmp_path, FAST, BARE)) as proc:  # no freeze, no fence
+        assert _constructed(proc).request({"op": "move"}, 2, "make_move").ok
+        deadline = time.monotonic() + 10
+        while not marker.exists():
+            assert time.monotonic() < deadline, "the thread never wrote"
+            time.sleep(0.01)
+        reply = proc.request({"op": "move"}, 2, "make_move")
+    assert reply.status is Status.BAD_REPLY
+    assert "a message before the request was sent during make_move" in reply.detail
+
+
+_SIGNAL_HANDLER = """
+import signal, time
+
+
+def _handler(number, frame):
+    print("handler frame:", frame)
+
+
+old = signal.signal(signal.SIGALRM, _handler)
+print("getsignal is the handler:", signal.getsignal(signal.SIGALRM) is _handler)
+signal.setitimer(signal.ITIMER_REAL, 0.01)
+time.sleep(0.2)
+print("the handler comes back:", signal.signal(signal.SIGALRM, old) is _handler)
+return [(0, 0)]
+"""
+
+
+def test_a_signal_handler_works_and_is_handed_no_frame(tmp_path):
+    """The frame a handler is handed leads into the runner: it gets None, and the rest of
+    ``signal`` behaves as always (docs/sandbox.md, "sealed runner and audit hook")."""
+    with _real(tmp_path, _player(_SIGNAL_HANDLER)) as proc:
+        reply = _constructed(proc).request({"op": "move"}, 2, "make_move")
+    assert reply.ok, reply.detail
+    assert reply.printed.split("\n")[:3] == [
+        "getsignal is the handler: True",
+        "handler frame: None",
+        "the handler comes back: True",
+    ]

@@ -16,10 +16,16 @@ import pytest
 from rich.console import Console
 
 from autograder.grading.html import feedback_html
-from autograder.grading.report import markdown, results_json, results_json_text, terminal
+from autograder.grading.report import (
+    games_data,
+    markdown,
+    results_json,
+    results_json_text,
+    terminal,
+)
 from autograder.grading.scoring import Grade, score
 from autograder.play.host import Status
-from autograder.play.referee import Call, Game, Session
+from autograder.play.referee import Call, Game, Ply, Session
 from tests.conftest import ROOT, assignment, course_rubric
 from tests.test_scoring import DROP, MOVE
 
@@ -100,3 +106,40 @@ def test_gradescope_reads_markdown_with_each_board_in_a_code_block():
     assert "```" not in summary
     assert block.startswith("```text\nprobe 2 (move phase, you play red)")
     assert block.endswith("       A B C D E\n```")
+
+
+def _long_game_grade(plies: int = 200) -> Grade:
+    """A game of ``plies`` moves, each printing 1,000 characters (refused moves: the replay
+    needs no legal sequence to show them)."""
+    grade = _grade()
+    moves = tuple(
+        Ply("b", None, f"move {n}", 0.1, (), "refused", f"{n}:" + "p" * 1000) for n in range(plies)
+    )
+    game = replace(grade.session.games[0], moves=moves)
+    return replace(grade, session=replace(grade.session, games=(game,)))
+
+
+def test_the_game_records_keep_the_printed_text_of_ten_moves_cut():
+    (game,) = games_data(_long_game_grade())
+    printed = [move["printed"] for move in game["moves"]]
+    assert len(printed) == 200
+    assert printed[0] == "0:" + "p" * 298 + " [... 702 more characters]"
+    assert printed[9].startswith("9:ppp")
+    assert printed[10] == "[1003 characters printed; the first 10 moves that printed show theirs]"
+
+
+def test_a_long_game_keeps_its_first_and_last_plies_when_asked():
+    grade = _long_game_grade()
+    (game,) = games_data(grade, plies=40)
+    texts = [move["move"] for move in game["moves"]]
+    skipped = "plies 31-190 are not shown: the reports of one student are kept under 100 KB"
+    assert texts == [
+        *(f"move {n}" for n in range(30)),
+        skipped,
+        *(f"move {n}" for n in range(190, 200)),
+    ]
+    (whole,) = games_data(grade)
+    assert len(whole["moves"]) == 200
+    page = feedback_html(grade, plies=40)
+    assert page.count("<li>ply ") == 40 and f"<li>{skipped}</li>" in page
+    assert len(page.encode()) < len(feedback_html(grade).encode()) / 2

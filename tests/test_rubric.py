@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
 
 from autograder.errors import GraderError
+from autograder.games import PACKS
 from autograder.grading.rubric import load_rubric, reference
 from tests.conftest import COURSE_TOML, TEEKO, assignment, course_rubric
 
@@ -33,12 +35,18 @@ def _write(tmp_path: Path, text: str) -> Path:
 
 
 def test_the_sandbox_limits_have_defaults_a_course_may_change(tmp_path):
-    assert course_rubric().limits.packages == ("numpy", "scipy")
-    text = DEFAULT_TEXT.replace(
-        "output_chars = 4096", "output_chars = 4096\nprocesses = 16\npackages = []"
-    )
+    assert course_rubric().limits.packages == ("numpy",)
+    text = re.sub(r"^packages = .*$", "processes = 16\npackages = []", DEFAULT_TEXT, flags=re.M)
     limits = load_rubric(_write(tmp_path, text), TEEKO).limits
     assert (limits.processes, limits.packages, limits.open_files) == (16, (), 256)
+
+
+def test_each_game_allows_the_packages_its_course_uses(tmp_path):
+    allowed = {name: load_rubric(None, pack).limits.packages for name, pack in PACKS.items()}
+    assert allowed == {"teeko": ("numpy",), "connect4": ("numpy",), "board-abc": ()}
+    omitted = re.sub(r"^packages = .*\n", "", DEFAULT_TEXT, flags=re.M)
+    assert "packages" not in omitted
+    assert load_rubric(_write(tmp_path, omitted), TEEKO).limits.packages == ("numpy",)
 
 
 def test_a_course_can_change_any_number(tmp_path):
@@ -62,8 +70,8 @@ def test_a_course_can_change_any_number(tmp_path):
         ("pattern = 'hw8_", "pattern = '(hw8_", r"packaging.pattern is not a regular expression"),
         ("[play]", "[play", r"is not valid TOML"),
         (
-            "output_chars = 4096",
-            'output_chars = 4096\npackages = ["numpy", "os; rm -rf"]',
+            'packages = ["numpy"]',
+            'packages = ["numpy", "os; rm -rf"]',
             r"limits.packages holds 'os; rm -rf'; list importable names",
         ),
     ],

@@ -85,12 +85,15 @@ def test_a_phase_without_an_answer_says_so():
 
 @pytest.mark.parametrize("phase", ["drop", "move"])
 def test_changing_state_costs_that_phase(phase):
-    changed = replace(_call(phase), changed="the state passed to make_move")
+    changed = replace(_call(phase), changed="the state passed to it: square B3 (' ' → 'b')")
     other = _call("move" if phase == "drop" else "drop")
     grade = score(_session((changed, other)), RUBRIC)
     assert _points(grade)["state"] == 5
     evidence = _criterion(grade, "state").evidence[0]
-    assert evidence.problem == "make_move changed the state passed to make_move"
+    assert evidence.problem == (
+        "make_move changed the state passed to it: square B3 (' ' → 'b'); work on a copy "
+        "(copy.deepcopy(state))"
+    )
     assert evidence.board.splitlines()[-1] == "   A B C D E"
 
 

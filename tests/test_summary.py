@@ -293,3 +293,30 @@ def test_records_without_tallies_are_passed_by_their_points(tmp_path):
     md = _write(records, tmp_path, rubric=rubric)["summary.md"]
     assert "| tactics (win in 1, block) | `tactics` | 10 | 1/2 | 50% |" in md
     assert "answered right, all students" not in md
+
+
+def test_a_class_graded_without_the_fence_says_so_first_with_the_install_line(tmp_path):
+    unfenced = [
+        dataclasses.replace(_graded("alice", 100), missing_layers=["fence"]),
+        dataclasses.replace(_graded("bob", 88, time=13), missing_layers=["fence", "seccomp"]),
+        _graded("carol", 90),
+        _error("dave", "dave.zip is not a zip"),
+    ]
+    files = _write(unfenced, tmp_path)
+    md = files["summary.md"]
+    warnings = md[md.index("## Warnings") : md.index("## Scores")].splitlines()
+    assert warnings[2] == (
+        "- 2 of 3 graded students were graded without the filesystem fence (a submission can "
+        "read every file the grader can, and reach the network; to get it: apt install "
+        "bubblewrap, on a kernel that allows namespaces) and the seccomp filter (system calls a "
+        "game never needs are allowed; to get it: Linux on x86-64 or arm64); see "
+        "docs/sandbox.md; once they are there, --regrade grades the class again with them"
+    )
+    page = files["summary.html"]
+    assert "<h2>Warnings</h2>\n<ul>\n<li>2 of 3 graded students were graded without the " in page
+    assert "to get it: apt install bubblewrap" in page
+
+
+def test_a_class_graded_with_every_layer_gets_no_sandbox_warning(tmp_path):
+    files = _write([_graded("alice", 100)], tmp_path)
+    assert "sandbox" not in files["summary.md"] and "bubblewrap" not in files["summary.html"]

@@ -2,9 +2,20 @@
 
 from __future__ import annotations
 
+import subprocess
+
 import pytest
 
-from autograder.play.untrusted import clean, clean_tree, csv_cell, md_cell, md_code
+from autograder.play.untrusted import (
+    BOUNDS,
+    admit,
+    admit_reply,
+    clean,
+    csv_cell,
+    md_cell,
+    md_code,
+    shell_word,
+)
 
 
 @pytest.mark.parametrize(
@@ -31,10 +42,43 @@ def test_a_long_text_is_cut_with_a_note():
 
 def test_a_whole_reply_is_cleaned_keys_too():
     tree = {"ok": True, "error\x1b": ["\x1b[0m", {"n": 3, "s": "\x07" * 5000}]}
-    cleaned = clean_tree(tree, 100)
+    cleaned = admit_reply(tree)
     assert cleaned["error\\x1b"][0] == "\\x1b[0m"
     assert cleaned["error\\x1b"][1]["n"] == 3
-    assert cleaned["error\\x1b"][1]["s"].endswith("[... 4900 more characters]")
+    assert cleaned["error\\x1b"][1]["s"].endswith("[... 4700 more characters]")  # a note: 300
+
+
+@pytest.mark.parametrize(
+    ("kind", "bound"),
+    [("name", 100), ("repr", 300), ("message", 400), ("file", 160), ("printed", 4096)],
+)
+def test_each_kind_of_text_is_cut_to_its_bound(kind, bound):
+    assert BOUNDS[kind] == bound
+    assert admit("\u202e" + "x" * 5000, kind).startswith("\\u202exxx")
+    assert admit("x" * 5000, kind) == "x" * bound + f" [... {5000 - bound} more characters]"
+
+
+def test_each_field_of_a_reply_is_cut_by_its_kind():
+    reply = admit_reply(
+        {
+            "ok": False,
+            "error": "Huge" + "X" * 5000 + ": " + "E" * 5000,
+            "value": [{"type": "T" * 500, "repr": "R" * 500}],
+        }
+    )
+    assert reply["error"].startswith("Huge" + "X" * 96 + " [... 4904 more characters]: EEE")
+    assert len(reply["error"]) < 700
+    assert reply["value"][0]["type"] == "T" * 100 + " [... 400 more characters]"
+    assert reply["value"][0]["repr"] == "R" * 300 + " [... 200 more characters]"
+
+
+def test_the_class_names_of_a_missing_player_class_are_cut_one_by_one():
+    names = ", ".join(["K" * 2000, "\x1bB", *(f"C{i}" for i in range(20))])
+    reply = admit_reply({"ok": False, "kind": "class", "error": names})
+    assert reply["error"] == (
+        "K" * 100 + " [... 1900 more characters], \\x1bB, C0, C1, C2, C3, C4, C5, C6, C7 "
+        "and 12 more"
+    )
 
 
 @pytest.mark.parametrize("text", ["plain", "```", "a ```` b", "`" * 12, "~~~\n```python"])
@@ -68,3 +112,20 @@ def test_a_table_cell_holds_no_markup():
 )
 def test_a_spreadsheet_cell_never_starts_a_formula(text, safe):
     assert csv_cell(text) == safe
+
+
+@pytest.mark.parametrize(
+    ("word", "quoted"),
+    [
+        ("plain.py", "plain.py"),
+        ("two words.py", "'two words.py'"),
+        ("evil\x1b[31m\u202egame.py", "$'evil\\x1b[31m\\u202egame.py'"),
+        ("it's\x07", "$'it\\'s\\x07'"),
+    ],
+)
+def test_a_shell_word_reproduces_the_name_and_holds_nothing_raw(word, quoted, tmp_path):
+    assert shell_word(word) == quoted
+    done = subprocess.run(
+        ["bash", "-c", f"printf %s {quoted}"], capture_output=True, check=True, timeout=30
+    )
+    assert done.stdout.decode() == word

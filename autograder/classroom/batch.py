@@ -14,11 +14,12 @@ import hashlib
 import io
 import json
 import os
+import shutil
 import tempfile
 import threading
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, CancelledError, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -33,7 +34,7 @@ from autograder.classroom.records import (
 )
 from autograder.classroom.submission import Graded, grade_submission, graded_again, wants_again
 from autograder.errors import GraderError
-from autograder.files import write_atomic
+from autograder.files import remove_stale_folders, replace_folder, write_atomic
 from autograder.games.pack import Assignment
 from autograder.grading.html import feedback_html
 from autograder.grading.leaderboard import leaderboard, needs_extras
@@ -41,11 +42,27 @@ from autograder.grading.report import REPRODUCE, games_data, markdown, results_j
 from autograder.grading.rubric import Rubric
 from autograder.grading.scoring import CRITERIA, OPTIONAL, Grade
 from autograder.play.host import PlayerProcess, Status
-from autograder.play.launch import Launch
+from autograder.play.launch import Launch, missing_packages
 from autograder.play.sandbox import available
-from autograder.play.untrusted import csv_cell, md_code
+from autograder.play.untrusted import admit, csv_cell, md_code
 
-__all__ = ["BatchResult", "grade_batch", "student_seed", "write_grades_csv", "GRADES_COLUMNS"]
+__all__ = [
+    "BatchResult",
+    "grade_batch",
+    "student_seed",
+    "write_grades_csv",
+    "check_output",
+    "GRADES_COLUMNS",
+    "OUTPUT_FILES",
+    "STUDENT_BYTES",
+]
+
+# What a run writes at the top of its output folder (canvas_import.csv only with a roster).
+OUTPUT_FILES = ("grades.csv", "summary.md", "summary.html", "histogram.svg", "canvas_import.csv")
+# Disk space to find free before grading, per student: the feedback (capped near 100 KB per
+# report), results.json, the page with the games and the record, with room to spare.
+STUDENT_BYTES = 200_000
+_SPARE_BYTES = 5_000_000  # the grade sheet, the summary, and a margin
 
 GRADES_COLUMNS = (
     "student",
@@ -76,10 +93,61 @@ class BatchResult:
     why: tuple[tuple[str, int], ...] = ()  # why students were graded again, and how many
     stale: tuple[str, ...] = ()  # students whose grade on disk was made another way: left out
     measured_again: int = 0  # students whose slow calls were measured again alone after the batch
+    write_failed: str | None = None  # why the batch stopped: a student's files could not be saved
+    strangers: tuple[str, ...] = ()  # student folders in the output no input of this run holds
 
 
 class _Stopped(Exception):
     """Raised in a worker when the batch is being interrupted: its work must not be saved."""
+
+
+class _WriteFailed(Exception):
+    """A student's files could not be written (a full disk, a folder made read-only): the
+    batch stops, keeping what it saved; the message says which file and why."""
+
+
+def check_output(out: Path, students: int) -> None:
+    """Refuse, before any grading, an output folder the batch could not fill: a file where a
+    folder goes (or a folder where a file goes), a folder it cannot write, or a disk without
+    room for ``students`` students' reports.
+
+    :raises GraderError: one sentence naming the folder and what to do.
+    """
+    if out.exists() and not out.is_dir():
+        raise GraderError(f"--out {out} is a file, not a folder; name a folder (made if missing)")
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as err:
+        raise GraderError(f"cannot make the output folder {out}: {err.strerror or err}") from None
+    folders = [out, out / "students"]
+    for path in (*(out / name for name in OUTPUT_FILES), folders[1]):
+        wanted = "folder" if path == folders[1] else "file"
+        if path.exists() and path.is_dir() != (wanted == "folder"):
+            found = "folder" if path.is_dir() else "file"
+            raise GraderError(
+                f"{path} is a {found} where the grader writes a {wanted}; move it out of {out}"
+            )
+    for folder in folders:
+        if not folder.is_dir():
+            continue
+        try:
+            tempfile.TemporaryFile(dir=folder).close()
+        except OSError as err:
+            raise GraderError(
+                f"cannot write into {folder}: {err.strerror or err}; choose another --out or "
+                "make it writable"
+            ) from None
+    try:
+        free = shutil.disk_usage(out).free
+    except OSError:
+        return  # the platform does not say: the writes will tell
+    needed = students * STUDENT_BYTES + _SPARE_BYTES
+    if free < needed:
+        raise GraderError(
+            f"not enough space for the reports in {out}: {free / 1e6:.1f} MB free, about "
+            f"{needed / 1e6:.0f} MB needed for {students} students; free some space or choose "
+            "another --out"
+        )
 
 
 class _Processes:
@@ -214,6 +282,7 @@ class _Job:
     entry: Entry
     fingerprint: Fingerprint
     reproduce: str | None
+    stop: threading.Event  # set when the batch stops: nothing more is graded or saved
     began: float = 0.0
 
 
@@ -240,6 +309,8 @@ def _load() -> float | None:
 def _grade_one(
     job: _Job, assignment: Assignment, rubric: Rubric, seed: int, out: Path, processes: _Processes
 ) -> Record | _Later:
+    if job.stop.is_set():
+        raise _Stopped
     job.began = time.monotonic()
     entry = job.entry
     work, kept = tempfile.TemporaryDirectory(prefix="teeko-batch-"), False
@@ -250,7 +321,7 @@ def _grade_one(
             )
             submission = replace(
                 submission,
-                label=entry.source if entry.attached else entry.path.name,
+                label=entry.source if entry.attached else admit(entry.path.name, "file"),
                 attached=entry.attached,
                 late=entry.late,
             )
@@ -293,36 +364,58 @@ def _again(
 
 
 def _graded(job: _Job, graded: Graded, out: Path, load: float | None) -> Record:
+    """The student's record and reports, written; when all of them would pass
+    :data:`REPORTS_MAX`, the games in them cut in the middle (the first plies and the last
+    kept) and fewer evidence boards drawn as pictures in the page, as little as needed."""
     grade, extras = graded.grade, graded.extras
-    record = replace(
+    base = replace(
         _graded_record(job.entry, grade, time.monotonic() - job.began),
         load=load,
         cores=os.cpu_count(),
         measured_again=sum(c.measured is not None for c in grade.session.calls),
-        games=games_data(grade),
+        fingerprint=job.fingerprint.as_dict(),  # as _save writes it: counted in the size
         leaderboard={
             entry["name"]: entry["value"]
             for entry in leaderboard(grade, extras, grade.rubric.leaderboard)
         },
+        missing_layers=list(available().missing()),
     )
     feedback = markdown(grade, extras=extras, reproduce=job.reproduce)
-    results = results_json_text(grade, extras=extras, reproduce=job.reproduce)
-    page = feedback_html(grade, extras=extras, reproduce=job.reproduce)
+    for plies, pictures in _SHRINKING:
+        record = replace(base, games=games_data(grade, plies))
+        results = results_json_text(grade, extras=extras, reproduce=job.reproduce, plies=plies)
+        page = feedback_html(grade, (), extras, job.reproduce, plies, pictures)
+        size = sum(len(text.encode()) for text in (feedback, results, page, record.to_json()))
+        if size <= REPORTS_MAX:
+            break
     return _save(job, record, feedback, results, out, page)
+
+
+# Bytes of one student's reports (feedback.md and .html, results.json, record.json) at most;
+# past it, the games keep fewer plies each and the page draws fewer boards as pictures (plies
+# a game, pictures a page; None: all), step by step until the reports fit.
+REPORTS_MAX = 100_000
+_SHRINKING = ((None, None), (120, None), (60, 8), (30, 4), (12, 2), (0, 0))
 
 
 def _save(
     job: _Job, record: Record, feedback: str, results: str, out: Path, page: str | None = None
 ) -> Record:
+    """Replace the student's folder whole: a write that fails (a full disk) leaves the old
+    folder, never half of a new one, and stops the batch (:class:`_WriteFailed`)."""
+    if job.stop.is_set():
+        raise _Stopped
     record = replace(record, fingerprint=job.fingerprint.as_dict())
     folder = _student_dir(out, job.entry.student)
-    write_atomic(folder / "feedback.md", feedback)
-    write_atomic(folder / "results.json", results)
-    if page is not None:
-        write_atomic(folder / "feedback.html", page)
-    else:  # an older page would describe another grade
-        (folder / "feedback.html").unlink(missing_ok=True)
-    write_atomic(folder / "record.json", record.to_json())  # last: its presence means done
+    files = {"feedback.md": feedback, "results.json": results}
+    if page is not None:  # else no page: an older one would describe another grade
+        files["feedback.html"] = page
+    files["record.json"] = record.to_json()  # its presence means done
+    try:
+        replace_folder(folder, files)
+    except OSError as err:
+        job.stop.set()  # the next students' files would not fit either
+        raise _WriteFailed(f"cannot write {folder}: {err.strerror or err}") from err
     return record
 
 
@@ -330,12 +423,16 @@ def _save(
 Runner = Callable[[_Job, Assignment, Rubric, int, Path, _Processes], Future[Record | _Later]]
 
 
-def _fingerprint(entry: Entry, assignment: Assignment, rubric: Rubric, seed: int) -> Fingerprint:
+def _fingerprint(
+    entry: Entry, assignment: Assignment, rubric: Rubric, seed: int, packages: str
+) -> Fingerprint:
     try:
         submission = content_digest(entry.path)
     except OSError:
         submission = "unreadable"
-    return Fingerprint(kit_version(), rubric.digest, assignment.name, str(seed), submission)
+    return Fingerprint(
+        kit_version(), rubric.digest, assignment.name, str(seed), submission, packages
+    )
 
 
 def grade_batch(
@@ -370,8 +467,10 @@ def grade_batch(
     prints: dict[str, Fingerprint] = {}
     pending: list[Entry] = []
     why: collections.Counter[str] = collections.Counter()
+    missing = missing_packages(rubric.limits.packages)
+    installed = ",".join(name for name in rubric.limits.packages if name not in missing)
     for entry in entries:
-        prints[entry.student] = print_ = _fingerprint(entry, assignment, rubric, seed)
+        prints[entry.student] = print_ = _fingerprint(entry, assignment, rubric, seed, installed)
         record = read_record(_student_dir(out, entry.student) / "record.json")
         if record is not None:
             existing[entry.student] = record
@@ -387,12 +486,16 @@ def grade_batch(
         if changes:
             pending.append(entry)
             why.update(changes)
+    remove_stale_folders(out / "students")
     processes = _Processes()
     jobs_ = {
-        e.student: _Job(e, prints[e.student], reproduce(e.student) if reproduce else None)
+        e.student: _Job(
+            e, prints[e.student], reproduce(e.student) if reproduce else None, processes.stopping
+        )
         for e in pending
     }
     done, interrupted, later = 0, False, []
+    failed: _WriteFailed | None = None
 
     def finished(record: Record) -> None:
         nonlocal done
@@ -411,7 +514,15 @@ def grade_batch(
             while remaining:
                 ready, remaining = wait(remaining, return_when=FIRST_COMPLETED)
                 for future in ready:
-                    result = _result(future, futures[future], rubric)
+                    try:
+                        result = _result(future, futures[future], rubric)
+                    except _WriteFailed as err:
+                        if failed is None:  # stop: the next students' files would fail too
+                            failed = err
+                            for other in futures:
+                                other.cancel()
+                            processes.stop_all()
+                        continue
                     if isinstance(result, _Later):
                         later.append(result)
                     elif result is not None:
@@ -424,12 +535,14 @@ def grade_batch(
     measured_again = 0
     try:
         for item in sorted(later, key=lambda item: item.job.entry.student):
-            if interrupted:
+            if interrupted or failed:
                 item.work.cleanup()
                 continue
             try:
                 finished(_again(item, assignment, rubric, out, processes))
                 measured_again += 1
+            except _WriteFailed as err:
+                failed = err
             except KeyboardInterrupt:
                 interrupted = True
                 processes.stop_all()
@@ -445,8 +558,22 @@ def grade_batch(
     ]
     current = tuple(r for r in ordered if prints[r.student].same_grading(r.fingerprint))
     stale = tuple(r.student for r in ordered if r not in current)
+    strangers = tuple(
+        sorted(
+            folder.name
+            for folder in (out / "students").glob("*")
+            if folder.is_dir() and not folder.name.startswith(".") and folder.name not in prints
+        )
+    )
     return BatchResult(
-        current, done, interrupted, tuple(sorted(why.items())), stale, measured_again
+        current,
+        done,
+        interrupted,
+        tuple(sorted(why.items())),
+        stale,
+        measured_again,
+        str(failed) if failed else None,
+        strangers,
     )
 
 
@@ -459,10 +586,14 @@ def _failed(entry: Entry, err: Exception, rubric: Rubric) -> Record:
 def _result(
     future: Future[Record | _Later], entry: Entry, rubric: Rubric
 ) -> Record | _Later | None:
+    if future.cancelled():
+        return None
     try:
         return future.result()
-    except _Stopped:
+    except (_Stopped, CancelledError):
         return None
+    except _WriteFailed:
+        raise
     except Exception as err:  # a grader bug must cost one student a row, not the batch
         return _failed(entry, err, rubric)
 

@@ -18,6 +18,7 @@ __all__ = [
     "Match",
     "read_roster",
     "match_roster",
+    "roster_logins",
     "roster_names",
     "write_canvas_import",
     "IDENTITY_COLUMNS",
@@ -179,6 +180,17 @@ def match_roster(roster: Roster, records: Sequence[Record]) -> Match:
         if index not in graded:
             problems.append(f"{roster.who(index)} has no grade; left blank")
     return Match(graded, problems)
+
+
+def roster_logins(roster: Roster) -> dict[str, str]:
+    """Canvas ID -> SIS Login ID of each student row that has both: who is who, for
+    :func:`~autograder.classroom.collect.collect` (the roster decides, not a file's name)."""
+    found: dict[str, str] = {}
+    for index in roster.students:
+        login = roster.cell(index, "SIS Login ID")
+        if login:
+            found[roster.cell(index, "ID")] = login
+    return found
 
 
 def roster_names(roster: Roster, found: Match, records: Sequence[Record]) -> list[Record]:

@@ -40,7 +40,9 @@ def plan(out: Path) -> tuple[list[Post], list[str]]:
 
     :raises GraderError: when ``out`` holds no graded students at all.
     """
-    folders = sorted(p for p in (out / "students").glob("*") if p.is_dir())
+    folders = sorted(
+        p for p in (out / "students").glob("*") if p.is_dir() and not p.name.startswith(".")
+    )  # a hidden folder is a half-written one a grader left when it died (files.replace_folder)
     posts, skipped = [], []
     for folder in folders:
         record = read_record(folder / "record.json")

@@ -12,17 +12,27 @@ from __future__ import annotations
 import functools
 import platform
 import tempfile
+import threading
 from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import replace
 from pathlib import Path
 from typing import Any, TypeVar
 
-from autograder.classroom.batch import _again, _grade_one, _Job, _Later, _Processes
-from autograder.classroom.records import Record
+from autograder.classroom.batch import (
+    _again,
+    _grade_one,
+    _Job,
+    _Later,
+    _Processes,
+    _Stopped,
+    _WriteFailed,
+)
+from autograder.classroom.fingerprint import Fingerprint
+from autograder.classroom.records import Entry, Record
 from autograder.classroom.tournament import short_layers
 from autograder.errors import GraderError
-from autograder.files import write_atomic
+from autograder.files import replace_folder
 from autograder.games import find_assignment
 from autograder.games.pack import Assignment
 from autograder.grading.rubric import Rubric
@@ -118,7 +128,7 @@ def _entry_files(path: Path) -> tuple[bool, tuple[tuple[str, bytes], ...]]:
 
 
 def grade_remotely(
-    job: _Job,
+    sent: tuple[Entry, Fingerprint, str | None],
     files: tuple[bool, tuple[tuple[str, bytes], ...]],
     assignment: str,
     rubric: Rubric,
@@ -126,8 +136,10 @@ def grade_remotely(
 ) -> tuple[Record, dict[str, bytes]]:
     """Grade one student on this machine exactly as the batch does, slow calls measured again
     at once; the record and the files of its folder, with this machine's paths put back as
-    the instructor's."""
+    the instructor's. ``sent`` is the batch's job but for what only the instructor's process
+    holds (its stop signal)."""
     chosen = find_assignment(assignment)
+    job = _Job(*sent, threading.Event())
     shown = str(job.entry.path)
     folder, items = files
     with tempfile.TemporaryDirectory(prefix="teeko-remote-") as work:
@@ -151,14 +163,17 @@ def grade_remotely(
     return record, made
 
 
-def _write_back(result: tuple[Record, dict[str, bytes]], out: Path, student: str) -> Record:
-    """A remote student's files written here, the record last (its presence means done)."""
+def _write_back(result: tuple[Record, dict[str, bytes]], out: Path, job: _Job) -> Record:
+    """A remote student's folder written here whole, as the batch writes a local one."""
+    if job.stop.is_set():
+        raise _Stopped
     record, made = result
-    folder = out / "students" / student
-    if "feedback.html" not in made:  # an older page would describe another grade
-        (folder / "feedback.html").unlink(missing_ok=True)
-    for name in sorted(made, key=lambda n: n == "record.json"):
-        write_atomic(folder / name, made[name])
+    folder = out / "students" / job.entry.student
+    try:
+        replace_folder(folder, made)
+    except OSError as err:
+        job.stop.set()  # the next students' files would not fit either
+        raise _WriteFailed(f"cannot write {folder}: {err.strerror or err}") from err
     return record
 
 
@@ -175,10 +190,11 @@ def remote_grader(
         out: Path,
         processes: _Processes,
     ) -> Future[Record | _Later]:
+        about = (job.entry, job.fingerprint, job.reproduce)
         sent = cluster.submit(
-            grade_remotely, job, _entry_files(job.entry.path), assignment.name, rubric, seed
+            grade_remotely, about, _entry_files(job.entry.path), assignment.name, rubric, seed
         )
-        back = functools.partial(_write_back, out=out, student=job.entry.student)
+        back = functools.partial(_write_back, out=out, job=job)
         return _then(sent, back)
 
     return run

@@ -14,15 +14,16 @@ import re
 import shutil
 import time
 import zipfile
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path, PurePosixPath
 
 from autograder.classroom.canvas_names import Candidate, looks_like_students, parse, safe
 from autograder.classroom.intake import is_junk, unpack
 from autograder.classroom.records import Entry
-from autograder.classroom.students import resolve
+from autograder.classroom.students import identify
 from autograder.errors import GraderError
+from autograder.play.untrusted import admit
 
 __all__ = [
     "Collection",
@@ -38,10 +39,12 @@ _ADVICE = re.compile(r"; (?:zip|submit) [^']*$")  # "...; zip it again" ending i
 
 @dataclass(frozen=True)
 class Collection:
-    """What the inputs hold: one entry per student, and the inputs that are nobody's."""
+    """What the inputs hold: one entry per student, the inputs that are nobody's, and the
+    identities file names claimed that were not followed."""
 
     entries: tuple[Entry, ...]  # sorted by student
     problems: tuple[str, ...]  # one sentence per input that could not be read; not graded
+    warnings: tuple[str, ...] = ()  # one sentence per name naming another student
 
 
 class _Intake:
@@ -235,16 +238,23 @@ def _keep_times(target: Path, infos: list[zipfile.ZipInfo]) -> None:
 
 
 def collect(
-    inputs: Sequence[Path], workdir: Path, netid_pattern: str, main: str = "game.py"
+    inputs: Sequence[Path],
+    workdir: Path,
+    netid_pattern: str,
+    main: str = "game.py",
+    logins: Mapping[str, str] | None = None,
 ) -> Collection:
     """One entry per student found in ``inputs``; Canvas bundles are unpacked into ``workdir``.
 
     Each input may be a .py file, a student's zip, a folder of such files (a subfolder holding
     .py files is one student, named by the subfolder) or a zip of submissions such as Canvas's
-    "Download Submissions" zip. A student is the netid that ``netid_pattern`` (a regular
-    expression with a ``netid`` group, matched against the original file name) finds, else the
-    Canvas user id, else the anonymous id, else the file's stem or the folder's name. Of several
-    submissions by one student the newest is kept and ``Entry.note`` says so.
+    "Download Submissions" zip. A Canvas user (the user id or anonymous id in Canvas's name)
+    is one student, known by the roster's login when ``logins`` (Canvas id -> login) has it,
+    else by the netid ``netid_pattern`` (a regular expression with a ``netid`` group, matched
+    against the original file name) finds, unless another student has that id or netid, else by
+    the user id; a file with no Canvas id is its netid's, else the file's stem or the folder's
+    name. Two Canvas users are never merged. Of several submissions by one student the newest
+    is kept and ``Entry.note`` says so; ``Collection.warnings`` lists names naming another.
 
     ``workdir`` must outlive the entries: their paths may point into it.
 
@@ -262,8 +272,10 @@ def collect(
     intake = _Intake(workdir, pattern)
     for path in inputs:
         intake.take_input(Path(path))
+    students = identify(intake.found, main, logins)
     entries = [
         replace(entry, path=intake.place(kept, attached, main))
-        for entry, kept, attached in resolve(intake.found, main)
+        for entry, kept, attached in students.found
     ]
-    return Collection(tuple(entries), tuple(intake.problems))
+    problems = tuple(admit(problem, "sentence") for problem in intake.problems)
+    return Collection(tuple(entries), problems, tuple(students.warnings))

@@ -1,8 +1,9 @@
 """What a grade depends on, written beside it: a rerun regrades exactly what changed.
 
 A record's fingerprint holds the kit's version (a digest of its own source, so any change of
-code counts), the rubric's (a digest of its text), the assignment, the seed and the
-submission's (a digest of its files). A rerun into the same folder regrades the students whose
+code counts), the rubric's (a digest of its text), the assignment, the seed, the submission's
+(a digest of its files) and which of the packages the rubric allows the grading machine has
+(installing a missing one regrades). A rerun into the same folder regrades the students whose
 fingerprint differs, and says why.
 """
 
@@ -24,6 +25,7 @@ _FIELDS = {
     "assignment": "the assignment changed",
     "seed": "the seed changed",
     "submission": "the submission changed",
+    "packages": "the allowed packages installed here changed",
 }
 
 
@@ -60,6 +62,7 @@ class Fingerprint:
     assignment: str
     seed: str
     submission: str
+    packages: str = ""  # the rubric's allowed packages installed here, comma-separated
 
     def as_dict(self) -> dict[str, str]:
         return asdict(self)

@@ -9,8 +9,11 @@ variant and the rubric (fixed timestamps, sorted entries), so building twice giv
 from __future__ import annotations
 
 import argparse
+import importlib.metadata
+import json
 import shlex
 import stat
+import tomllib
 import zipfile
 from pathlib import Path
 from typing import Any
@@ -21,12 +24,20 @@ from autograder.games import ASSIGNMENTS, find_assignment
 from autograder.games.pack import Assignment
 from autograder.grading.rubric import load_rubric
 
-__all__ = ["build_bundle", "add_gradescope_command", "BUNDLE_NAME", "BUNDLED_RUBRIC"]
+__all__ = [
+    "build_bundle",
+    "add_gradescope_command",
+    "BUNDLE_NAME",
+    "BUNDLED_RUBRIC",
+    "REQUIREMENTS",
+]
 
 BUNDLE_NAME = "autograder.zip"
 BUNDLED_RUBRIC = "rubric.toml"  # the rubric's name inside the bundle, whatever it was called
+REQUIREMENTS = "requirements.txt"  # the rubric's limits.packages, which setup.sh installs
 _KIT = Path(__file__).resolve().parent.parent  # the autograder package
-_PROJECT = _KIT.parent  # pyproject.toml and README.md (pip needs both to install the kit)
+_DISTRIBUTION = "teeko-autograder"  # the name pip knows the kit by
+_CHECKOUT = _KIT.parent / "pyproject.toml"  # there when the kit runs from its source tree
 _EPOCH = (1980, 1, 1, 0, 0, 0)  # zip's earliest time: the same bytes on every build
 _SHIPPED_SUFFIXES = {".py", ".toml"}  # the package's modules and its rubrics (package data)
 
@@ -34,7 +45,8 @@ _SETUP = """\
 #!/usr/bin/env bash
 # Gradescope runs this once, from /autograder/source, when it builds the autograder image.
 # It installs the grading kit (and rich) into its own virtual environment, /autograder/venv,
-# with a Python >= 3.11; Ubuntu 22.04 images ship 3.10, so then python3.11 comes from apt.
+# with a Python >= 3.11 (Ubuntu 22.04 images ship 3.10, so then python3.11 comes from apt),
+# and the packages the rubric allows submissions to import (requirements.txt).
 set -euo pipefail
 SOURCE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 ROOT=${AUTOGRADER_ROOT:-/autograder}
@@ -57,6 +69,10 @@ if ! "$PYTHON" -m venv "$VENV"; then
     "$PYTHON" -m venv "$VENV"
 fi
 "$VENV/bin/python3" -m pip install --quiet --no-cache-dir "$SOURCE"
+if [ -s "$SOURCE/requirements.txt" ]; then
+    # the third-party packages the rubric allows submissions (limits.packages)
+    "$VENV/bin/python3" -m pip install --quiet --no-cache-dir -r "$SOURCE/requirements.txt"
+fi
 (cd / && "$VENV/bin/python3" -m autograder --help > /dev/null)  # installed, not just here
 if ! command -v bwrap > /dev/null && command -v apt-get > /dev/null; then
     # the allowlist fence (docs/sandbox.md); where the image forbids namespaces the report
@@ -142,6 +158,55 @@ def _kit_files() -> list[tuple[str, Path]]:
     return files
 
 
+def _install_facts() -> tuple[str, list[str]]:
+    """The kit's version and the packages it needs at run time: from its installed metadata
+    (any install, editable or not), else from the source tree it runs from.
+
+    :raises GraderError: when neither says (a copy of the package without its project).
+    """
+    try:
+        version = importlib.metadata.version(_DISTRIBUTION)
+        needs = importlib.metadata.requires(_DISTRIBUTION) or []
+        return version, [need for need in needs if "extra ==" not in need]
+    except importlib.metadata.PackageNotFoundError:
+        pass
+    try:
+        project = tomllib.loads(_CHECKOUT.read_text("utf-8"))["project"]
+        return str(project["version"]), [str(need) for need in project.get("dependencies", [])]
+    except (OSError, ValueError, KeyError) as err:
+        raise GraderError(
+            f"cannot tell which packages the kit needs: {_DISTRIBUTION} is not installed and "
+            f"{_CHECKOUT} is not readable ({err}); install the kit with pip and build again"
+        ) from None
+
+
+def _pyproject() -> str:
+    """A ``pyproject.toml`` that installs the bundled package as it is installed here: the
+    bundle carries it whole, so it builds alike from a checkout or from any install."""
+    version, needs = _install_facts()
+    return f"""\
+# Made by `autograder gradescope`: installs the bundled autograder package (setup.sh).
+[build-system]
+requires = ["setuptools>=68"]
+build-backend = "setuptools.build_meta"
+
+[project]
+name = {json.dumps(_DISTRIBUTION)}
+version = {json.dumps(version)}
+requires-python = ">=3.11"
+dependencies = {json.dumps(sorted(needs))}
+
+[project.scripts]
+autograder = "autograder.cli:main"
+
+[tool.setuptools.packages.find]
+include = ["autograder*"]
+
+[tool.setuptools.package-data]
+autograder = ["games/*/*.toml"]
+"""
+
+
 def _add(bundle: zipfile.ZipFile, name: str, data: bytes, executable: bool = False) -> None:
     info = zipfile.ZipInfo(name, date_time=_EPOCH)
     mode = 0o755 if executable else 0o644
@@ -155,11 +220,12 @@ def build_bundle(assignment: Assignment, out: Path, rubric_path: Path | None) ->
     path.
 
     The rubric (``rubric_path``, or the game's built-in one) is checked first and bundled as
-    ``rubric.toml``.
+    ``rubric.toml``; the packages it allows submissions go in ``requirements.txt``.
 
     :raises GraderError: when the rubric is invalid or the zip cannot be written.
     """
-    load_rubric(rubric_path, assignment.pack)  # a broken rubric fails here, not on Gradescope
+    rubric = load_rubric(rubric_path, assignment.pack)  # broken: fails here, not on Gradescope
+    requirements = "".join(f"{name}\n" for name in rubric.limits.packages)
     rubric_text = (rubric_path or assignment.pack.rubric).read_bytes()
     run = _RUN.format(
         assignment=shlex.quote(assignment.name), rubric=BUNDLED_RUBRIC, main=assignment.main_file
@@ -171,8 +237,8 @@ def build_bundle(assignment: Assignment, out: Path, rubric_path: Path | None) ->
             for name, text in scripts.items():
                 _add(bundle, name, text.encode(), executable=True)
             _add(bundle, BUNDLED_RUBRIC, rubric_text)
-            for name in ("pyproject.toml", "README.md"):
-                _add(bundle, name, (_PROJECT / name).read_bytes())
+            _add(bundle, REQUIREMENTS, requirements.encode())
+            _add(bundle, "pyproject.toml", _pyproject().encode())
             for name, path in _kit_files():
                 _add(bundle, name, path.read_bytes())
     except OSError as err:

@@ -29,7 +29,7 @@ from autograder.games import (
     player_classes,
 )
 from autograder.games.pack import Assignment, GamePack
-from autograder.play.untrusted import clean
+from autograder.play.untrusted import admit
 
 __all__ = [
     "Submission",
@@ -37,6 +37,7 @@ __all__ = [
     "require_files",
     "choose_assignment",
     "packaging_problems",
+    "unnamed_files",
     "is_junk",
     "unpack",
     "MAX_UNPACKED",
@@ -112,13 +113,13 @@ def unpack(
         absolute), a symlink, more than ``max_entries`` entries or more than ``max_bytes``
         unpacked; files already written stay in ``target``.
     """
-    label = archive.name
+    label = admit(archive.name, "file")
     try:
         bundle = zipfile.ZipFile(archive)
     except zipfile.BadZipFile:
         raise GraderError(f"{label} is not a readable zip file; zip {main} again") from None
     except OSError as err:
-        raise GraderError(f"cannot read {archive}: {err.strerror}") from None
+        raise GraderError(f"cannot read {admit(str(archive), 'path')}: {err.strerror}") from None
     names: list[str] = []
     with bundle:
         entries = bundle.infolist()
@@ -216,6 +217,21 @@ def packaging_problems(
             f"the zip should hold only {wanted} at its top level, but holds {extra[:5]}"
         )
     return problems
+
+
+def unnamed_files(submission: Submission, files: tuple[str, ...]) -> tuple[str, ...]:
+    """The files of the submission the homework does not name (``files``), as paths relative
+    to its folder: reported under packaging ("also handed in: _ref/board.py"), never charged
+    there, so that code handed in beside the homework's files is in sight of the grader."""
+    root = submission.source_dir
+    found = []
+    for folder, dirs, names in os.walk(root):
+        dirs[:] = sorted(d for d in dirs if not is_junk(d))
+        for name in sorted(names):
+            relative = (Path(folder) / name).relative_to(root).as_posix()
+            if not is_junk(name) and relative not in files:
+                found.append(relative)
+    return tuple(found)
 
 
 def _copy_folder(folder: Path, target: Path, label: str, budget: list[int]) -> None:
@@ -320,7 +336,7 @@ def open_submission(
     """
     if not path.exists():
         raise GraderError(f"{path} does not exist")
-    label = clean(str(path), 300)
+    label = admit(str(path), "path")
     target = workdir / "submission"
     try:
         if path.is_dir():
@@ -330,8 +346,9 @@ def open_submission(
         if zipfile.is_zipfile(path) or path.suffix.lower() == ".zip":
             target.mkdir(parents=True, exist_ok=True)
             names = unpack(path, target, main)
-            found = _find_main(target, main, clean(path.name, 300))
-            return Submission(found, label, path.name, tuple(names))
+            found = _find_main(target, main, admit(path.name, "file"))
+            kept = tuple(admit(name, "file") for name in names)
+            return Submission(found, label, admit(path.name, "file"), kept)
         if path.suffix == ".py":
             if path.name != main and path.name in files and (path.parent / main).is_file():
                 path = path.parent / main

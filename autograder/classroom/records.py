@@ -22,7 +22,7 @@ STATUS_ERROR = "error"  # nothing gradable (bad zip, no game.py): zero, with the
 class Entry:
     """One student's submission found in the inputs."""
 
-    student: str  # netid from hw8_<netid>.zip, else the Canvas user id, else the file's name
+    student: str  # the roster's login, a Canvas user's netid alias or id, else the file's name
     path: Path  # the zip, .py file or folder to grade
     late: bool = False
     canvas_id: str | None = None  # Canvas user id, when the name carried one
@@ -59,6 +59,7 @@ class Record:
     leaderboard: dict[str, float] = field(default_factory=dict)  # figure -> value, if asked
     # criterion id -> [right, asked] for a criterion of many questions (the tactics)
     tallies: dict[str, list[int]] = field(default_factory=dict)
+    missing_layers: list[str] = field(default_factory=list)  # sandbox layers it ran without
 
     def to_json(self) -> str:
         return json.dumps(asdict(self), indent=2, sort_keys=True) + "\n"

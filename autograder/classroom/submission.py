@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from autograder.classroom.intake import Submission, packaging_problems
+from autograder.classroom.intake import Submission, packaging_problems, unnamed_files
 from autograder.games.pack import Assignment
 from autograder.grading.extras import Extras, run_extras
 from autograder.grading.rubric import ExtraOptions, Rubric
@@ -83,4 +83,4 @@ def _score(
     zip_problems = packaging_problems(
         submission, rubric.packaging_pattern, rubric.packaging_example, files
     )
-    return score(session, rubric, zip_problems, submission.late)
+    return score(session, rubric, zip_problems, submission.late, unnamed_files(submission, files))

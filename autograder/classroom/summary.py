@@ -20,6 +20,7 @@ from autograder.classroom.records import STATUS_GRADED, Record
 from autograder.files import write_atomic
 from autograder.grading.rubric import LEADERBOARD, Rubric
 from autograder.grading.scoring import CRITERIA, LATE_PENALTY, OPTIONAL
+from autograder.play.sandbox import missing_line
 from autograder.play.untrusted import md_cell
 
 __all__ = ["write_summary", "SUMMARY_FILES", "BINS", "SLOWEST_SHOWN"]
@@ -146,6 +147,15 @@ def _busy(records: Sequence[Record]) -> list[str]:
     ]
 
 
+def _unfenced(graded: Sequence[Record]) -> list[str]:
+    """The sandbox layers some student was graded without, said once for the class."""
+    lacking = [r for r in graded if r.missing_layers]
+    layers = sorted({layer for r in lacking for layer in r.missing_layers})
+    line = missing_line(layers, f"{len(lacking)} of {len(graded)} graded students were graded")
+    again = "; once they are there, --regrade grades the class again with them"
+    return [line.removeprefix("warning: ") + again] if line else []
+
+
 def _passed(record: Record, ident: str, maxima: dict[str, int]) -> bool:
     """Every question right, for a criterion of many (the tactics, whatever their points, as
     the student's feedback counts them); else full points; for a penalty, nothing taken off."""
@@ -224,7 +234,7 @@ def _summarise(
         slowest=slowest,
         abnormal=abnormal,
         tallies=_tallies(graded, shown),
-        warnings=(*_busy(ordered), *notes),
+        warnings=(*_unfenced(graded), *_busy(ordered), *notes),
         pages=tuple(
             (r.student, _who(r), f"{r.score:g}/{r.max_score}", r.status == STATUS_GRADED)
             for r in ordered

@@ -163,6 +163,10 @@ class GamePack:
     goal: str = "goal"  # what wins, in reports: "you completed a goal on ply 9"
     move_call: str = "make_move"  # the student's function the referee's move requests call
     move_name: Callable[[Any], str] = str  # M -> the move in reports' words: "column 3"
+    # a square of the driver's grid (row, column: ``state[row][col]``) in the game's own words
+    square_name: Callable[[int, int], str] = lambda row, col: f"[{row}][{col}]"
+    passed: str = "state"  # what ``move_call`` is given, in a message: "the state passed to it"
+    copy_advice: str = "work on a copy (copy.deepcopy(state))"  # when it changed what it got
     # -- checks: the student's code asked questions other than a move (the book's boards) ---
     check_criteria: Mapping[str, str] = field(default_factory=dict)  # id -> name in reports
     checks: Callable[[Any, int], Sequence[Check]] = lambda variant, seed: ()  # V, seed

@@ -18,7 +18,14 @@ from typing import Any
 from autograder.games.pack import Assignment
 from autograder.games.svg import SVG_JS, board_svg
 from autograder.grading.extras import Extras
-from autograder.grading.report import REPRODUCE, extras_sections, header_lines
+from autograder.grading.report import (
+    REPRODUCE,
+    extras_sections,
+    header_lines,
+    plies_printed,
+    ply_window,
+    skipped_text,
+)
 from autograder.grading.scoring import Evidence, Grade
 from autograder.play.referee import Ply
 
@@ -80,14 +87,14 @@ def _json_for_script(value: object) -> str:
     return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
-def _evidence_html(item: Evidence, colours: dict[str, str]) -> str:
+def _evidence_html(item: Evidence, colours: dict[str, str], picture: bool = True) -> str:
     parts = [f'<div class="evidence"><p><b>{escape(item.where)}</b>: {escape(item.problem)}</p>']
     if item.returned:
         parts.append(
             f"<p><code>{escape(item.returned_by)}</code> returned "
             f"<code>{escape(item.returned)}</code></p>"
         )
-    if item.rows:
+    if item.rows and (picture or not item.board):
         caption = "the position before the move" if item.returned else "the position"
         parts.append(f"<p>{caption}:</p>")
         parts.append(board_svg(item.rows, colours, item.marks, title=item.where))
@@ -98,17 +105,26 @@ def _evidence_html(item: Evidence, colours: dict[str, str]) -> str:
 
 
 def replay_frames(
-    assignment: Assignment, plies: Sequence[Ply], who: Callable[[Ply], str], ending: str
+    assignment: Assignment,
+    plies: Sequence[Ply],
+    who: Callable[[Ply], str],
+    ending: str,
+    printed: Sequence[str] | None = None,
+    window: int | None = None,
 ) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
     """One game as the replay reads it: a frame per position (rows, the last move's marks, a
-    caption naming ``who`` moved) and the move list with times and printed text. A move the
-    rules refused is a frame of its own: the same position, the refused squares marked.
-    ``ending`` (the result and why) closes the last caption."""
+    caption naming ``who`` moved) and the move list with times and ``printed`` text (default:
+    each ply's own). A move the rules refused is a frame of its own: the same position, the
+    refused squares marked. At most ``window`` moves (None: all): the middle of a longer game
+    is one frame, the position after it. ``ending`` (the result and why) closes the last
+    caption."""
     pack = assignment.pack
     pos = pack.start(assignment.variant)
     frames: list[dict[str, Any]] = [{"rows": pack.cells(pos), "marks": [], "caption": "the start"}]
     moves = []
-    for number, ply in enumerate(plies, 1):
+    shown_text = printed if printed is not None else [ply.printed for ply in plies]
+    head, resume = ply_window(len(plies), window)
+    for number, (ply, shown) in enumerate(zip(plies, shown_text, strict=True), 1):
         took = (
             ""
             if ply.seconds is None
@@ -121,18 +137,25 @@ def replay_frames(
             pos = pack.play(pos, pack.read_move(ply.move, pos))
         else:
             text += f" — refused: {ply.illegal}"
+        if head < number <= resume:  # skipped: the last one shows where the game went
+            if number == resume:
+                caption = skipped_text(head, resume)
+                frames.append({"rows": pack.cells(pos), "marks": [], "caption": caption})
+                moves.append({"text": caption, "printed": ""})
+            continue
         frames.append({"rows": pack.cells(pos), "marks": list(ply.marks), "caption": text})
-        moves.append({"text": text, "printed": ply.printed})
+        moves.append({"text": text, "printed": shown})
     frames[-1]["caption"] += f" ({ending})"
     return frames, moves
 
 
-def game_frames(grade: Grade) -> list[dict[str, Any]]:
-    """Each graded game as the replay reads it (see :func:`replay_frames`)."""
+def game_frames(grade: Grade, plies: int | None = None) -> list[dict[str, Any]]:
+    """Each graded game as the replay reads it (see :func:`replay_frames`), at most ``plies``
+    moves a game (None: all)."""
     session = grade.session
     assignment = session.assignment
     games = []
-    for game in session.games:
+    for game, printed in zip(session.games, plies_printed(grade), strict=True):
         yours = 0
 
         def who(ply: Ply, ai: str = game.ai_side) -> str:
@@ -142,7 +165,9 @@ def game_frames(grade: Grade) -> list[dict[str, Any]]:
             yours += 1
             return f"your move {yours}"
 
-        frames, moves = replay_frames(assignment, game.moves, who, f"{game.result}: {game.reason}")
+        frames, moves = replay_frames(
+            assignment, game.moves, who, f"{game.result}: {game.reason}", printed, plies
+        )
         played = assignment.side_name(game.ai_side)
         games.append(
             {
@@ -199,8 +224,12 @@ def feedback_html(
     notes: tuple[str, ...] = (),
     extras: Extras | None = None,
     reproduce: str | None = None,
+    plies: int | None = None,
+    pictures: int | None = None,
 ) -> str:
-    """The whole page for ``grade``, as one string of HTML."""
+    """The whole page for ``grade``, as one string of HTML; its games with at most ``plies``
+    moves each, the first ``pictures`` boards of the evidence drawn as pictures (4-6 KB
+    each), the others as text (None: all)."""
     pack = grade.session.assignment.pack
     colours = dict(pack.colours)
     title = f"{pack.title} autograder feedback"
@@ -224,11 +253,15 @@ def feedback_html(
             f"<td>{escape(c.summary)}</td></tr>"
         )
     out.append("</table>")
+    drawn = 0
     for c in grade.criteria:
         if c.evidence:
             out.append(f"<h2>{escape(c.name)} (<code>{escape(c.id)}</code>)</h2>")
-            out += [_evidence_html(item, colours) for item in c.evidence]
-    games = game_frames(grade)
+            for item in c.evidence:
+                picture = pictures is None or drawn < pictures
+                out.append(_evidence_html(item, colours, picture=picture))
+                drawn += bool(item.rows)
+    games = game_frames(grade, plies)
     if games:
         out.append("<h2>The games, move by move</h2>")
         out.append("<p>Step with the buttons or the arrow keys; click a move to jump to it.</p>")

@@ -24,7 +24,19 @@ __all__ = [
     "markdown",
     "results_json",
     "results_json_text",
+    "plies_printed",
+    "ply_window",
+    "skipped_text",
+    "PRINTED_PLIES_SHOWN",
+    "PLY_PRINTED_SHOWN",
 ]
+
+# The game records (results.json, record.json, the HTML replay) show what a move printed for
+# the first few moves that printed, each cut: a submission printing on every move would
+# otherwise fill each student's reports with hundreds of kilobytes (the output criterion's
+# evidence and summary already say where and how often it printed).
+PRINTED_PLIES_SHOWN = 10
+PLY_PRINTED_SHOWN = 300
 
 
 def _points(value: float) -> str:
@@ -49,6 +61,7 @@ def header_lines(grade: Grade, notes: tuple[str, ...] = ()) -> list[str]:
         f"seed: {session.seed}; {rubric.games} games, {probes} probes, ply cap {rubric.ply_cap}",
         f"limits: {limits.call_seconds:g} s per call, {limits.memory_mb} MB memory",
         *(f"sandbox: {line}" for line in session.protections),
+        *(f"warning: {line}" for line in session.warnings),
         *notes,
     ]
 
@@ -250,32 +263,82 @@ def markdown(
     return "\n".join(out).rstrip() + "\n"
 
 
-def games_data(grade: Grade) -> list[dict[str, Any]]:
+def plies_printed(grade: Grade) -> list[list[str]]:
+    """What each move of each game printed, as the game records show it: the first
+    :data:`PRINTED_PLIES_SHOWN` moves that printed keep :data:`PLY_PRINTED_SHOWN` characters,
+    the later ones only how much they printed."""
+    left, shown = PRINTED_PLIES_SHOWN, []
+    for game in grade.session.games:
+        texts = []
+        for ply in game.moves:
+            text = ply.printed
+            if text and left > 0:
+                left -= 1
+                extra = len(text) - PLY_PRINTED_SHOWN
+                text = text[:PLY_PRINTED_SHOWN] + (f" [... {extra} more characters]" * (extra > 0))
+            elif text:
+                text = f"[{len(text)} characters printed; the first {PRINTED_PLIES_SHOWN} moves "
+                text += "that printed show theirs]"
+            texts.append(text)
+        shown.append(texts)
+    return shown
+
+
+def ply_window(count: int, plies: int | None) -> tuple[int, int]:
+    """Which of a game's ``count`` plies the reports show when they may show ``plies`` (None:
+    all): those before the first number and from the second on; the first three quarters and
+    the last quarter of the allowance, the middle of a long game skipped."""
+    if plies is None or count <= plies:
+        return count, count
+    tail = plies // 4
+    return plies - tail, count - tail
+
+
+def skipped_text(head: int, resume: int) -> str:
+    return (
+        f"plies {head + 1}-{resume} are not shown: the reports of one student are kept under 100 KB"
+    )
+
+
+def games_data(grade: Grade, plies: int | None = None) -> list[dict[str, Any]]:
     """Every graded game as plain data, for the records and ``--json``: each move in the
     student's format, its time (None for the opponent's, and for a call stopped at the limit),
-    what was printed, the outcome and why."""
+    what was printed, the outcome and why; at most ``plies`` moves a game (None: all), the
+    middle ones skipped are one entry saying so."""
     assignment = grade.session.assignment
-    return [
-        {
-            "game": game.number,
-            "you_played": assignment.side_name(game.ai_side),
-            "result": game.result,
-            "reason": game.reason,
-            "moves": [
+    games = []
+    for game, texts in zip(grade.session.games, plies_printed(grade), strict=True):
+        head, resume = ply_window(len(game.moves), plies)
+        moves: list[dict[str, Any]] = []
+        for index, (ply, text) in enumerate(zip(game.moves, texts, strict=True)):
+            if head <= index < resume:
+                if index == head:
+                    moves.append(
+                        {"side": None, "move": skipped_text(head, resume), "seconds": None}
+                    )
+                continue
+            seconds = ply.seconds
+            moves.append(
                 {
                     "side": assignment.side_name(ply.side),
                     "move": ply.text,
                     "seconds": None
-                    if ply.seconds is None or math.isinf(ply.seconds)
-                    else round(ply.seconds, 4),
+                    if seconds is None or math.isinf(seconds)
+                    else round(seconds, 4),
                     "refused": ply.illegal,
-                    "printed": ply.printed,
+                    "printed": text,
                 }
-                for ply in game.moves
-            ],
-        }
-        for game in grade.session.games
-    ]
+            )
+        games.append(
+            {
+                "game": game.number,
+                "you_played": assignment.side_name(game.ai_side),
+                "result": game.result,
+                "reason": game.reason,
+                "moves": moves,
+            }
+        )
+    return games
 
 
 def results_json(
@@ -283,8 +346,10 @@ def results_json(
     notes: tuple[str, ...] = (),
     extras: Extras | None = None,
     reproduce: str | None = None,
+    plies: int | None = None,
 ) -> dict[str, Any]:
-    """Gradescope's results.json: a top-level score and one test per criterion, tagged by id."""
+    """Gradescope's results.json: a top-level score and one test per criterion, tagged by id;
+    the games with at most ``plies`` moves each (None: all)."""
     tests = [
         {
             "name": f"{c.name} ({c.id})",
@@ -316,7 +381,7 @@ def results_json(
         "visibility": "visible",
         "stdout_visibility": grade.rubric.visible("stdout"),
         "tests": tests,
-        "extra_data": {"games": games_data(grade)},
+        "extra_data": {"games": games_data(grade, plies)},
         **({"leaderboard": board} if grade.rubric.leaderboard else {}),
     }
 
@@ -326,6 +391,7 @@ def results_json_text(
     notes: tuple[str, ...] = (),
     extras: Extras | None = None,
     reproduce: str | None = None,
+    plies: int | None = None,
 ) -> str:
     """results.json as written to disk."""
-    return json.dumps(results_json(grade, notes, extras, reproduce), indent=2) + "\n"
+    return json.dumps(results_json(grade, notes, extras, reproduce, plies), indent=2) + "\n"

@@ -64,8 +64,9 @@ OPTIONS: dict[tuple[str, str], tuple[type, str]] = {
     ("limits", "open_files"): (int, "file descriptors per process"),
     ("limits", "packages"): (
         list,
-        "third-party packages a fenced submission may import, where the grader's Python has "
-        "them; the standard library is always there",
+        "the third-party packages a submission may import (the standard library always): "
+        "`check` stops and `grade` warns where one is not installed, the Gradescope bundle "
+        "installs them, any other import fails with a sentence naming this list",
     ),
     ("time", "tiers"): (list, "{seconds, points}: the first tier the slowest move fits earns"),
     ("time", "measure_again"): (

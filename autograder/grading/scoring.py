@@ -240,18 +240,39 @@ def _first_lines(text: str, lines: int = 3) -> str:
     return shown + (f" | ... ({len(kept) - lines} more lines)" if len(kept) > lines else "")
 
 
-def _packaging(rubric: Rubric, problems: list[str] | None) -> Criterion:
-    if problems is None:
+def _packaging(
+    rubric: Rubric,
+    problems: list[str] | None,
+    also: tuple[str, ...] = (),
+    refused: tuple[str, ...] = (),
+) -> Criterion:
+    """Zip problems (they take the penalty), and, reported only: the files handed in that the
+    homework does not name (``also``) and what the runner's audit hook refused (``refused``)."""
+    notes = []
+    if also:
+        shown = ", ".join(also[:_ALSO_SHOWN]) + (", …" if len(also) > _ALSO_SHOWN else "")
+        notes.append(f"also handed in: {shown}")
+    if refused:
+        notes.append(
+            "the grader refused what only a submission reaching into the grader does: "
+            + "; ".join(refused)
+        )
+    noted = tuple(Evidence("the submission's process", f"refused: {what}") for what in refused)
+    if problems is None and not notes:
         return Criterion("packaging", CRITERIA["packaging"], 0, 0, "not checked (not a zip)")
     if not problems:
-        return Criterion("packaging", CRITERIA["packaging"], 0, 0, "zip name and contents fine")
-    evidence = tuple(Evidence("the submitted zip", p) for p in problems)
-    summary = "; ".join(problems) + (
+        summary = "; ".join(notes) if notes else "zip name and contents fine"
+        return Criterion("packaging", CRITERIA["packaging"], 0, 0, summary, noted)
+    evidence = tuple(Evidence("the submitted zip", p) for p in problems) + noted
+    summary = "; ".join([*problems, *notes]) + (
         f" (-{rubric.packaging_penalty})" if rubric.packaging_penalty else ""
     )
     return Criterion(
         "packaging", CRITERIA["packaging"], -rubric.packaging_penalty, 0, summary, evidence
     )
+
+
+_ALSO_SHOWN = 8  # files named in "also handed in"
 
 
 GRADED = ("rules", "state", "format", "time", "wins")  # the criteria with points to earn
@@ -399,10 +420,12 @@ def score(
     rubric: Rubric,
     packaging: list[str] | None = None,
     late: bool | None = None,
+    also: tuple[str, ...] = (),
 ) -> Grade:
     """The rubric's points for ``session``; ``packaging`` lists zip problems (None: not a zip),
-    ``late`` is Canvas's LATE flag (None: unknown)."""
-    pack = _packaging(rubric, packaging)
+    ``late`` is Canvas's LATE flag (None: unknown), ``also`` the files handed in that the
+    homework does not name."""
+    pack = _packaging(rubric, packaging, also, session.refused)
     if session.load_error is not None:
         zeros = zero_criteria(rubric, session.load_error)[: len(GRADED) + len(rubric.checks)]
         tactics = tuple(
@@ -435,7 +458,10 @@ def score(
             "state",
             rubric.state,
             lambda c: (
-                f"{session.assignment.pack.move_call} changed {c.changed}" if c.changed else None
+                f"{session.assignment.pack.move_call} changed {c.changed}; "
+                f"{session.assignment.pack.copy_advice}"
+                if c.changed
+                else None
             ),
             lambda c: c.answered,
             "changed the board",

@@ -33,6 +33,7 @@ from builtins import (  # noqa: UP029
     ChildProcessError,
     EOFError,
     KeyboardInterrupt,
+    ModuleNotFoundError,
     SyntaxError,
     SystemExit,
     compile,
@@ -48,7 +49,9 @@ from builtins import (  # noqa: UP029
 from typing import Any
 
 _getline = linecache.getline
+_STANDARD = frozenset(sys.stdlib_module_names) | frozenset(sys.builtin_module_names)
 _write = os.write  # bound now: the submission may replace os.write
+_thread_id = threading.get_ident
 _portable = False  # set by main: the portable runner (see _portable_channel)
 _HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -63,6 +66,199 @@ def _load_module(path: str, name: str) -> types.ModuleType:
     return module
 
 
+# ---- the audit hook: the introspection a forger needs, refused and recorded ---------------------
+
+# Audit events (https://docs.python.org/3/library/audit_events.html) refused once the
+# submission is imported, with what the report says of an attempt. Frames are how a forger
+# reaches the runner's and the driver's locals (and from there their handlers); gc finds any
+# object by its type; ctypes and /proc/self/mem write memory; a code object can be made to
+# read memory; a hook of its own would see the runner's events.
+_REFUSED = {
+    "sys._getframe": "walked the call stack (sys._getframe)",
+    "sys._current_frames": "read the threads' frames (sys._current_frames)",
+    "sys._current_exceptions": "read the threads' exceptions (sys._current_exceptions)",
+    "sys.settrace": "installed a tracer (sys.settrace)",
+    "sys.setprofile": "installed a profiler (sys.setprofile)",
+    "gc.get_objects": "searched the grader's objects (gc.get_objects)",
+    "gc.get_referrers": "searched the grader's objects (gc.get_referrers)",
+    "gc.get_referents": "searched the grader's objects (gc.get_referents)",
+    "code.__new__": "built a code object (code.__new__)",
+    "sys.addaudithook": "added an audit hook (sys.addaudithook)",
+}
+_FRAME_ATTRIBUTES = ("tb_frame", "gi_frame", "cr_frame", "ag_frame")
+_MAX_REFUSED = 8  # distinct attempts kept for the report
+
+
+class RefusedByGrader(PermissionError):
+    """Raised into the submission for an operation the grader refuses, with ``EPERM``: the
+    error a refused system call gives, which code that opens files already handles."""
+
+
+class CallStackEnd(ValueError):
+    """``sys._getframe`` refused as the call stack's end is: libraries that look for their
+    caller (``warnings``, ``typing``, ``collections.namedtuple``) fall back as they do there."""
+
+
+def _refusal(event: str, args: tuple[Any, ...]) -> str | None:
+    """What the report says of ``event``, when the grader refuses it once armed."""
+    if event in _REFUSED:
+        return _REFUSED[event]
+    if event.startswith("ctypes."):
+        return f"used ctypes ({event})"
+    if event == "object.__getattr__" and len(args) > 1 and args[1] in _FRAME_ATTRIBUTES:
+        return f"read a frame ({type(args[0]).__name__}.{args[1]})"
+    if event in ("open", "os.symlink") and args and type(args[0]) in (str, bytes):
+        path = args[0] if type(args[0]) is str else args[0].decode("utf-8", "replace")
+        if path.rsplit("/", 1)[-1] == "mem" and (path.startswith("/proc/") or path[:1] != "/"):
+            return "opened a process's memory (/proc/.../mem)"
+    if event == "import" and args and type(args[0]) is str and args[0].startswith("_test"):
+        return f"imported {args[0]} (CPython's test helpers)"
+    return None
+
+
+def _frame_readers() -> set[object]:
+    """The code of the standard library's functions that look at their caller's frame for its
+    module's name only (``typing.NewType``, ``Enum('Name', ...)``, ``namedtuple``,
+    ``warnings.warn``): they are allowed ``sys._getframe``, as they never hand a frame on.
+    Bound before the submission runs, so replacing them changes nothing."""
+    import collections
+    import enum
+    import typing
+
+    readers = [
+        getattr(typing, "_caller", None),
+        getattr(enum.EnumType, "_create_", None),
+        collections.namedtuple,
+        warnings.warn,
+    ]
+    return {getattr(f, "__code__", None) for f in readers} - {None}
+
+
+def _public_signal(signalnum: Any, handler: Any) -> Any:
+    """``signal.signal`` as the submission sees it once armed: the audit hook installs the
+    handler, behind a trampoline that hands it no frame (a signal handler is otherwise handed
+    the frame it interrupted, which leads into the runner)."""
+    box: list[Any] = []
+    audit("kit.signal", signalnum, handler, box)  # type: ignore[name-defined]  # noqa: F821
+    return box[0]
+
+
+def _public_create_builtin(spec: Any) -> Any:
+    """``_imp.create_builtin`` as the submission sees it once armed: it cannot make a fresh
+    ``_signal`` module, whose ``signal`` would install a handler without the trampoline."""
+    box: list[Any] = []
+    audit("kit.create_builtin", spec, box)  # type: ignore[name-defined]  # noqa: F821
+    return box[0]
+
+
+def _public_getsignal(signalnum: Any) -> Any:
+    """``signal.getsignal`` as the submission sees it once armed: its own handler, not the
+    trampoline in front of it."""
+    current = real_getsignal(signalnum)  # type: ignore[name-defined]  # noqa: F821
+    return trampolines.get(current, current)  # type: ignore[name-defined]  # noqa: F821
+
+
+def _trampoline_for(handler: Any) -> Any:
+    def trampoline(number: int, _frame: object) -> Any:
+        return handler(number, None)
+
+    return trampoline
+
+
+def _private(function: Any, names: dict[str, Any]) -> Any:
+    """``function`` with globals of its own (``names``), so that it leads nowhere: the
+    submission can reach it (``signal.getsignal``, ``_imp``), never the runner through it."""
+    space = {"__builtins__": {}, **names}
+    return types.FunctionType(function.__code__, space, function.__name__)
+
+
+def _install_guard(reader_of_tracebacks: object) -> list[str]:
+    """Install the runner's audit hook, first of all hooks. It is armed by the event
+    ``kit.arm``, for good (nothing the submission can reach turns it off), and then refuses
+    what ``_refusal`` names; ``sys._getframe`` only for the standard library's readers of a
+    module name (``_frame_readers``), a traceback's frame only for ``reader_of_tracebacks``
+    (the code of the runner's ``_user_frames``). Returns the attempts it refused, which every
+    reply carries."""
+    import _imp
+    import _signal  # type: ignore[import-not-found]
+    from importlib.machinery import ModuleSpec
+
+    armed, inside, refused = [False], set[int](), list[str]()
+    readers, getframe, me_now = _frame_readers(), sys._getframe, _thread_id
+    real_signal, real_getsignal, real_create = (
+        _signal.signal,
+        _signal.getsignal,
+        _imp.create_builtin,
+    )
+    make_trampoline = _private(_trampoline_for, {})
+    trampolines: dict[object, object] = {}  # trampoline -> the submission's handler
+    public = {"audit": sys.audit}
+
+    def caller(me: int) -> object:
+        """The code that caused the event (the hook's own look at it is not refused)."""
+        inside.add(me)
+        try:
+            return getframe(2).f_code  # 0: this, 1: the hook, 2: the caller
+        finally:
+            inside.discard(me)
+
+    def arm() -> None:
+        armed[0] = True
+        _signal.signal = _private(_public_signal, public)  # signal.signal calls it
+        _imp.create_builtin = _private(_public_create_builtin, public)
+        _signal.getsignal = _private(
+            _public_getsignal, {"real_getsignal": real_getsignal, "trampolines": trampolines}
+        )
+
+    def install_signal(number: Any, handler: Any, box: Any) -> None:
+        if type(box) is not list:
+            raise RefusedByGrader(1, "kit.signal is the grader's event")
+        installed = make_trampoline(handler) if callable(handler) else handler
+        previous = real_signal(number, installed)
+        if installed is not handler:
+            trampolines[installed] = handler
+        box.append(trampolines.get(previous, previous))
+
+    def create_builtin(spec: Any, box: Any) -> None:
+        name = spec.name if type(spec) is ModuleSpec else None
+        if type(box) is not list or type(name) is not str or name == "_signal":
+            what = "made a fresh built-in module (_imp.create_builtin)"
+            if what not in refused and len(refused) < _MAX_REFUSED:
+                refused.append(what)
+            raise RefusedByGrader(1, f"the grader refuses this inside a submission: {what}")
+        box.append(real_create(spec))
+
+    def hook(event: str, args: tuple[Any, ...]) -> None:
+        if event == "kit.arm":
+            arm()
+        if not armed[0]:
+            return
+        me = me_now()
+        if me in inside:
+            return
+        if event == "kit.signal":
+            install_signal(*args)
+            return
+        if event == "kit.create_builtin":
+            create_builtin(*args)
+            return
+        what = _refusal(event, args)
+        if what is None:
+            return
+        if event == "sys._getframe" and caller(me) in readers:
+            return
+        if event == "object.__getattr__" and caller(me) is reader_of_tracebacks:
+            return
+        if what not in refused and len(refused) < _MAX_REFUSED:
+            refused.append(what)
+        if event == "sys._getframe":
+            raise CallStackEnd("call stack is not deep enough")
+        raise RefusedByGrader(1, f"the grader refuses this inside a submission: {what}")
+
+    sys.addaudithook(hook)
+    return refused
+
+
 protocol = _load_module(os.path.join(_HERE, "protocol.py"), "_kit_protocol")
 _KIT_FILES = {os.path.abspath(__file__), protocol.__file__}  # frames never shown to students
 # importlib's own frames (``<frozen importlib._bootstrap>``, its package's files) are no
@@ -74,7 +270,7 @@ def _user_frames(err: BaseException) -> str:
     """``Kind: message (line N in f: source; ...)``, the submission's last three frames."""
     frames = []
     trace = err.__traceback__
-    while trace is not None:
+    while trace is not None:  # tb_frame: the audit hook allows this function's code only
         code = trace.tb_frame.f_code
         filename = code.co_filename
         if filename not in _KIT_FILES and not filename.startswith(_IMPORT_MACHINERY):
@@ -108,9 +304,49 @@ def _find_class(module: types.ModuleType, name: str) -> object:
     return {"ok": False, "kind": "class", "error": ", ".join(names)}
 
 
+class _OnlyAllowed:
+    """An import finder that lets a submission import only the standard library, its own files
+    (wherever it puts them) and the third-party packages the rubric allows, whatever else this
+    Python has installed (unfenced, the grader's site-packages are in sight): a grade must not
+    depend on the grading machine. Fenced, the packages not allowed are not there anyway."""
+
+    def __init__(self, allowed: list[str], root: str) -> None:
+        self.allowed = frozenset(allowed)
+        self.root = os.path.realpath(root) + os.sep  # holds its files and its working folder
+        listed = ", ".join(allowed) + " and" if allowed else "only"
+        self.refusal = f"the rubric allows {listed} the standard library"
+
+    def find_spec(self, name: str, path: object = None, target: object = None) -> Any:
+        if path is not None or name in _STANDARD or name in self.allowed:
+            return None  # a submodule, or allowed: the usual finders decide
+        for finder in list(sys.meta_path):
+            find = getattr(finder, "find_spec", None)
+            if finder is not self and find is not None:
+                spec = find(name, None)
+                if spec is not None:
+                    break
+        else:
+            spec = None  # nothing has it: the same error, fenced or not, whenever it is imported
+        where = spec and (spec.origin or next(iter(spec.submodule_search_locations or ()), ""))
+        if where and os.path.realpath(where).startswith(self.root):
+            return spec  # one of the submission's own modules
+        raise ModuleNotFoundError(f"No module named {name!r} ({self.refusal})", name=name)
+
+
+def _encoding_problem(err: SyntaxError) -> str | None:
+    """What stops Python reading the file, when ``err`` is about its encoding, not its code."""
+    message = str(err.msg)
+    if message.startswith("unknown encoding"):
+        return f"its coding line names {message[18:]}, an encoding Python does not know"
+    if "codec can't decode" in message:
+        where = f" on line {err.lineno}" if err.lineno else ""
+        return message.removeprefix("(unicode error) ").split(" in position")[0] + where
+    return None
+
+
 def load(source_dir: str, main_file: str) -> tuple[dict[str, Any], types.ModuleType | None]:
     """Import the submission's ``main_file`` as the module it names; the reply, and the module
-    when it imported."""
+    when it imported. The source is compiled from its bytes, as ``import`` reads it."""
     path = os.path.join(source_dir, main_file)
     name = main_file.rsplit(".", 1)[0]
     sys.path.insert(0, source_dir)
@@ -118,16 +354,19 @@ def load(source_dir: str, main_file: str) -> tuple[dict[str, Any], types.ModuleT
     module = types.ModuleType(name)
     module.__file__ = path
     sys.modules[name] = module
+    sys.modules["__main__"] = module  # the runner is no module the submission can look up
     try:
         with open(path, "rb") as handle:
             source = handle.read()
         if b"\0" in source:
             return {"ok": False, "kind": "encoding", "error": "it holds NUL bytes"}, None
-        code = compile(source, path, "exec")
+        code = compile(source, path, "exec", dont_inherit=True)
     except SyntaxError as err:
+        unreadable = _encoding_problem(err)
+        if unreadable is not None:
+            return {"ok": False, "kind": "encoding", "error": unreadable}, None
         where = f"line {err.lineno}" if err.lineno else "somewhere"
-        kind = "encoding" if "codec can't decode" in str(err.msg) else "syntax"
-        return {"ok": False, "kind": kind, "error": f"{err.msg} at {where}"}, None
+        return {"ok": False, "kind": "syntax", "error": f"{err.msg} at {where}"}, None
     except BaseException as err:  # a parser out of memory or recursion
         return {"ok": False, "kind": "crash", "error": _user_frames(err)}, None
     try:
@@ -136,6 +375,11 @@ def load(source_dir: str, main_file: str) -> tuple[dict[str, Any], types.ModuleT
         return {"ok": False, "kind": "input", "error": _user_frames(err)}, None
     except (SystemExit, KeyboardInterrupt) as err:
         return {"ok": False, "kind": "exit", "error": _user_frames(err)}, None
+    except ModuleNotFoundError as err:
+        top = str(err.name or "").split(".")[0]
+        if top.isidentifier() and top not in _STANDARD:  # a package or file it does not have
+            return {"ok": False, "kind": "package", "error": protocol.short(top)}, None
+        return {"ok": False, "kind": "crash", "error": _user_frames(err)}, None
     except BaseException as err:
         return {"ok": False, "kind": "crash", "error": _user_frames(err)}, None
     return {"ok": True}, module
@@ -413,6 +657,7 @@ def _portable_channel() -> tuple[int, int]:
 
 
 def main(argv: list[str]) -> None:
+    refused = _install_guard(_user_frames.__code__)
     if argv[1] == "--probe":
         _probe(json.loads(argv[2]))
         return
@@ -435,22 +680,28 @@ def main(argv: list[str]) -> None:
         _watch_grader(fd_in)
     warnings.simplefilter("ignore")
     random.seed(seed)
+    # Sealed: what answers a request is bound here, in this frame's locals, before the
+    # submission is imported; the runner's module is then no longer ``__main__`` (``load``),
+    # and the audit hook refuses the frames and object searches that would lead back here.
+    make_handlers = driver.make_handlers if failure is None else None
+    receive, encode, reply_to, audit = protocol.receive, protocol.encode, _reply, sys.audit
     handlers: dict[str, Any] = {}
 
     def load_submission(_request: dict[str, Any]) -> dict[str, Any]:
-        if failure is not None:
-            return failure
+        if failure is not None or make_handlers is None:
+            return failure or {}
+        root = os.path.dirname(source_dir)
+        sys.meta_path.insert(0, _OnlyAllowed(settings.get("packages", []), root))
+        audit("kit.arm")  # the audit hook refuses from now on, for good
         reply, module = load(source_dir, settings["main"])
         if module is not None:
-            handlers.update(
-                driver.make_handlers(module, protocol.encode, _user_frames, _find_class)
-            )
+            handlers.update(make_handlers(module, encode, _user_frames, _find_class))
         return reply
 
     handlers["load"] = load_submission
     while True:
         try:
-            request = protocol.receive(fd_in)
+            request = receive(fd_in)
         except EOFError:
             return
         try:
@@ -458,7 +709,9 @@ def main(argv: list[str]) -> None:
         except BaseException as err:
             kind = "exit" if isinstance(err, SystemExit | KeyboardInterrupt) else "crash"
             reply = {"ok": False, "kind": kind, "error": _user_frames(err)}
-        _reply(fd_out, reply, request.get("id"))
+        if refused:  # every reply carries the attempts refused so far, for the report
+            reply = {**reply, "refused": list(refused)}
+        reply_to(fd_out, reply, request.get("id"))
         if request.get("op") == "load" and not reply.get("ok"):
             return
 

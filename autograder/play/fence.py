@@ -40,6 +40,7 @@ __all__ = [
     "DRIVER",
     "SUBMISSION",
     "SITE",
+    "package_paths",
 ]
 
 SANDBOX = "/sandbox"
@@ -97,7 +98,7 @@ def _links_on_the_way(path: str) -> list[tuple[str, str]]:
     return links
 
 
-def _package(name: str) -> list[tuple[str, str]]:
+def package_paths(name: str) -> list[tuple[str, str]]:
     """(host path, name) for an installed package and the libraries its wheel vendors."""
     try:
         spec = importlib.util.find_spec(name)
@@ -138,7 +139,7 @@ def layout(packages: tuple[str, ...] = ()) -> Layout:
         p for p in (os.path.join(stdlib, "site-packages"), os.path.join(stdlib, "dist-packages"))
         if os.path.isdir(p)
     )  # fmt: skip
-    found = tuple(item for name in packages for item in _package(name))
+    found = tuple(item for name in packages for item in package_paths(name))
     return Layout(
         interpreter, tuple(kept), tuple((t, p) for p, t in sorted(links.items())), covered, found
     )

@@ -35,11 +35,12 @@ from autograder.play.output import OutputTail
 from autograder.play.protocol import FrameReader, end_marker, request_frame
 from autograder.play.sandbox import descendants, next_uid, tree_cpu_seconds
 from autograder.play.streams import Reader, SelectReader, ThreadReader
-from autograder.play.untrusted import clean_tree
+from autograder.play.untrusted import admit_reply
 
 __all__ = ["Status", "Reply", "PlayerProcess"]
 
 _DRAIN_CHUNKS = 256  # at most 16 MB read after a reply: a process printing forever cannot stall us
+_MAX_REFUSED = 8  # attempts kept per process, as the runner keeps them
 _MARKER_SECONDS = 2.0  # portable: the longest wait for a reply's end marker on stderr
 _RAW_KEPT = 1 << 20  # portable: printed bytes held while looking for the marker
 _MARKER_ROOM = 64
@@ -101,6 +102,7 @@ class PlayerProcess:
         self._output = OutputTail(launch.limits.output_chars)
         self._token = ""  # the id of the request in flight
         self.dead: Reply | None = None  # set once the process can answer no more
+        self.refused: list[str] = []  # introspection the runner refused (its audit hook)
 
     def __enter__(self) -> PlayerProcess:
         return self
@@ -336,7 +338,8 @@ class PlayerProcess:
             message = "a reply to another request (a forged or stray message)"
         if isinstance(message, str):
             return self._violation(message, began, doing)
-        data: dict[str, Any] = clean_tree(message)
+        data = admit_reply(message)
+        self._note_refused(data.get("refused"))
         printed = self._drain_output(self._token)
         if data.get("ok") is True:
             return Reply(Status.OK, data, seconds, printed, cpu_seconds=cpu)
@@ -346,6 +349,19 @@ class PlayerProcess:
         if data.get("kind") == "unbuilt":  # the driver could not set the call up: it says why
             detail = f"{doing} was not called: {data.get('error', '')}"
         return Reply(Status.ERROR, data, seconds, printed, detail, cpu)
+
+    def _note_refused(self, said: object) -> None:
+        """Keep what the runner says its audit hook refused (a few short texts; anything
+        else in that field is ignored)."""
+        if not isinstance(said, list):
+            return
+        for item in said[:_MAX_REFUSED]:
+            if (
+                isinstance(item, str)
+                and item not in self.refused
+                and len(self.refused) < _MAX_REFUSED
+            ):
+                self.refused.append(item[:120])
 
     def _violation(self, what: str, began: float, doing: str) -> Reply:
         return self._stop(

@@ -13,9 +13,9 @@ from autograder.play import fence, seccomp
 from autograder.play.cgroups import Cgroup, join_command
 from autograder.play.sandbox import Protections, runner_command
 
-__all__ = ["Limits", "Launch", "PACKAGES"]
+__all__ = ["Limits", "Launch", "PACKAGES", "missing_packages"]
 
-PACKAGES = ("numpy", "scipy")  # third-party packages a submission may import, when installed
+PACKAGES = ("numpy",)  # third-party packages a submission may import (the rubric's default)
 
 
 @dataclass(frozen=True)
@@ -30,6 +30,12 @@ class Limits:
     processes: int = 64  # processes and threads of one submission (cgroups or its own uid)
     open_files: int = 256  # file descriptors per process
     packages: tuple[str, ...] = PACKAGES
+
+
+def missing_packages(packages: tuple[str, ...]) -> tuple[str, ...]:
+    """The ``packages`` this Python cannot import: a submission that uses one of them would be
+    graded by what the grading machine lacks, so the commands check them before grading."""
+    return tuple(name for name in packages if not fence.package_paths(name))
 
 
 @dataclass(frozen=True)
@@ -99,6 +105,7 @@ class Launch:
             "driver": fence.DRIVER if layers.fence else str(self.driver),
             "main": self.main_file,
             "portable": layers.portable,
+            "packages": list(limits.packages),
         }
 
     @staticmethod

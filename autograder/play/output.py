@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from autograder.play.untrusted import clean
+from autograder.play.untrusted import admit
 
 __all__ = ["OutputTail"]
 
@@ -23,7 +23,7 @@ class OutputTail:
 
     def take(self) -> str:
         """The text so far, cleaned, with a note on what was cut; the tail starts afresh."""
-        text = clean(b"".join(self._kept).decode("utf-8", "replace"), self.limit)
+        text = admit(b"".join(self._kept).decode("utf-8", "replace"), "printed")
         if self._size > self.limit:
             text += f"\n[... {self._size - self.limit} more bytes]"
         self._kept, self._size = [], 0

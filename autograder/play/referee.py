@@ -30,7 +30,8 @@ from autograder.play.host import PlayerProcess, Reply, Status
 from autograder.play.launch import Launch, Limits
 from autograder.play.protocol import cut_size, decode
 from autograder.play.sandbox import Protections, available
-from autograder.play.untrusted import clean
+from autograder.play.source import script_warning
+from autograder.play.untrusted import admit
 
 __all__ = [
     "Plan",
@@ -49,7 +50,6 @@ __all__ = [
     "SHOWN_BEFORE",
 ]
 
-_RETURNED_SHOWN = 300  # characters of a returned value's repr kept for reports
 SHOWN_BEFORE = 0.05  # seconds in the calls before make_move worth naming in a report
 _NOTES_KEPT = 4  # notes kept from one sync reply (the runner writes at most three)
 
@@ -154,6 +154,9 @@ class Session:
     protections: tuple[str, ...] = ()  # the sandbox layers that were active, for the report
     tactics: tuple[tuple[Probe, Call], ...] = ()  # (the probe, the call) for each tactical probe
     checks: tuple[Checked, ...] = ()  # the pack's checks, where it has any
+    # introspection the runner refused (its audit hook), for the report
+    refused: tuple[str, ...] = ()
+    warnings: tuple[str, ...] = ()  # about the submission's files, for every report's header
 
     @property
     def calls(self) -> tuple[Call, ...]:
@@ -192,6 +195,30 @@ class Budget:
 # ---- judging one reply --------------------------------------------------------------------------
 
 
+_SQUARES_SHOWN = 4  # changed squares named in a message; the rest are counted
+_CELL_SHOWN = 8  # characters of a changed cell shown (a piece is one)
+
+
+def _squares(pack: GamePack, pos: Any, changes: Any) -> str:
+    """ ": squares B3 (' ' → 'b'), …" for the squares the child says ``make_move`` changed, in
+    the pack's names; "" when it sent none we can read (it is the submission's process)."""
+    try:
+        rows = pack.cells(pos)
+        count = int(changes["count"])
+        named = []
+        for row, col, was, now in changes["squares"][:_SQUARES_SHOWN]:
+            if not (0 <= int(row) < len(rows) and 0 <= int(col) < len(rows[int(row)])):
+                return ""
+            before, after = (admit(repr(str(cell)[:_CELL_SHOWN]), "name") for cell in (was, now))
+            named.append(f"{pack.square_name(int(row), int(col))} ({before} → {after})")
+    except (TypeError, ValueError, KeyError, IndexError):
+        return ""
+    if not named or count < len(named):
+        return ""
+    more = f" and {count - len(named)} more" if count > len(named) else ""
+    return f": square{'s' if count > 1 else ''} {', '.join(named)}{more}"
+
+
 def _judge(assignment: Assignment, where: str, pos: Any, reply: Reply) -> Call:
     pack = assignment.pack
     phase = pack.phase(pos)
@@ -208,10 +235,13 @@ def _judge(assignment: Assignment, where: str, pos: Any, reply: Reply) -> Call:
         )
     raw = decode(reply.data.get("move"))
     changed = []
+    state = _squares(pack, pos, reply.data.get("state_changes"))
     if reply.data.get("state_changed"):
-        changed.append(f"the state passed to {pack.move_call}")
+        changed.append(f"the {pack.passed} passed to it{state}")
     if reply.data.get("board_changed"):
-        changed.append("the player's own board")
+        board = _squares(pack, pos, reply.data.get("board_changes"))
+        if not (reply.data.get("state_changed") and board == state):  # the same object
+            changed.append(f"the player's own board (self.board){board}")
     try:
         move: Any = pack.read_move(raw, pos)
         illegal = None
@@ -229,7 +259,7 @@ def _judge(assignment: Assignment, where: str, pos: Any, reply: Reply) -> Call:
         phase,
         Status.OK,
         reply.seconds,
-        returned=clean(repr(raw), _RETURNED_SHOWN),
+        returned=admit(repr(raw), "repr"),
         raw=raw,
         illegal=illegal,
         format_problem=problem,
@@ -286,8 +316,13 @@ def _load_problem(reply: Reply, assignment: Assignment, limits: Limits) -> str:
         "sandbox": f"the grader could not fence the submission in ({error}), so it was not "
         "run: this is the grader's problem, not yours; it needs grading again",
         "files": f"{error}; submit only the files of the homework",
-        "encoding": f"{main} is not UTF-8 text ({error}); save it with the UTF-8 encoding "
-        "(not UTF-16, not Latin-1)",
+        "encoding": f"Python cannot read {main}: {error}, so no import can run it; "
+        + (
+            "remove that line and save it with the UTF-8 encoding"
+            if str(error).startswith("its coding line")
+            else "save it with the UTF-8 encoding (in most editors: Save with Encoding, UTF-8)"
+        ),
+        "package": _package_problem(main, str(error), limits.packages),
         "exit": f"{main} tried to end the program while being imported ({error}): {guard}",
         "class": f"{main} defines no class {wanted} (it defines: {error or 'no classes'}); "
         f"the course's driver creates {wanted}(), so keep that name",
@@ -297,6 +332,26 @@ def _load_problem(reply: Reply, assignment: Assignment, limits: Limits) -> str:
     if reply.status is Status.ERROR:
         return f"importing {main} raised {error}; fix it and run `python {main}`"
     return f"{reply.detail}; {main} must import without ending the program"
+
+
+def _allowed_text(packages: tuple[str, ...]) -> str:
+    """``numpy and the standard library``: what a submission may import, in words."""
+    if not packages:
+        return "only the standard library"
+    return ", ".join(packages) + " and the standard library"
+
+
+def _package_problem(main: str, name: str, allowed: tuple[str, ...]) -> str:
+    if name in allowed:
+        return (
+            f"{main} imports {name}, which the rubric allows but the grading machine does not "
+            f"have (pip install {name}): this is the grader's problem, not yours; it needs "
+            "grading again"
+        )
+    return (
+        f"{main} imports {name}, which this course does not allow: the rubric allows "
+        f"{_allowed_text(allowed)}; if {name} is a file of yours, hand it in beside {main}"
+    )
 
 
 # ---- the referee --------------------------------------------------------------------------------
@@ -441,7 +496,7 @@ class Referee:
                         Ply(
                             pack.turn(record.pos),
                             theirs,
-                            clean(repr(theirs), _RETURNED_SHOWN),
+                            admit(repr(theirs), "repr"),
                             marks=move_marks(pack, record.pos, theirs),
                         )
                     )
@@ -680,6 +735,15 @@ def default_spawner(
     return spawn
 
 
+def _source_warnings(source_dir: Path, main: str) -> tuple[str, ...]:
+    """What the report warns about the main file, which was imported: see ``source``."""
+    try:
+        warning = script_warning((source_dir / main).read_bytes(), main)
+    except OSError:
+        return ()
+    return () if warning is None else (warning,)
+
+
 def run_session(
     source_dir: Path,
     assignment: Assignment,
@@ -694,8 +758,19 @@ def run_session(
     ``exact`` solves tactical positions (the caller's: ``oracle.player.tactics_solver``): the
     tactical probes are then positions it solves, each with every move's outcome for scoring
     to judge by."""
+    spawner = spawn or default_spawner(source_dir, assignment, plan.limits)
+    started: list[PlayerProcess] = []
+
+    def spawn_kept(child_seed: int) -> PlayerProcess:
+        """The process, kept so that what its runner refused reaches the report."""
+        started.append(spawner(child_seed))
+        return started[-1]
+
+    def refused() -> tuple[str, ...]:
+        return tuple(dict.fromkeys(w for proc in started for w in getattr(proc, "refused", ())))
+
     referee = Referee(
-        spawn or default_spawner(source_dir, assignment, plan.limits),
+        spawn_kept,
         assignment,
         plan,
         seed,
@@ -712,7 +787,9 @@ def run_session(
     positions = assignment.pack.probes(assignment.variant, seed, counts)
     probes, load_error, import_printed = referee.ask(positions)
     if load_error is not None:
-        return replace(base, load_error=load_error, import_printed=import_printed)
+        return replace(
+            base, load_error=load_error, import_printed=import_printed, refused=refused()
+        )
     found = tactic_positions(assignment.pack, assignment.variant, seed, plan.tactics, exact)
     asked, _, _ = referee.ask([probe.position for probe in found], "tactic")
     tactics = tuple(zip(found, asked, strict=False))
@@ -727,4 +804,6 @@ def run_session(
         probes=tuple(probes),
         tactics=tactics,
         checks=checks,
+        refused=refused(),
+        warnings=_source_warnings(source_dir, assignment.main_file),
     )

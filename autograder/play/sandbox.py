@@ -44,11 +44,32 @@ __all__ = [
     "tree_cpu_seconds",
     "CHILD",
     "INSTALL_BWRAP",
+    "LAYERS",
+    "missing_line",
 ]
 
 CHILD = Path(__file__).with_name("child.py")
 PORTABLE_WHY = "Windows, or TEEKO_SANDBOX=portable"
 INSTALL_BWRAP = "apt install bubblewrap"  # Debian and Ubuntu; dnf and pacman call it the same
+# The optional layers a class should not be graded without: id -> (name, what their absence
+# allows, how to get it). Said once at the top of a class's outputs (docs/sandbox.md).
+LAYERS = {
+    "fence": (
+        "the filesystem fence",
+        "a submission can read every file the grader can, and reach the network",
+        f"{INSTALL_BWRAP}, on a kernel that allows namespaces",
+    ),
+    "cgroups": (
+        "cgroups",
+        "no memory or CPU limit holds a submission's processes together",
+        "run the grader as root, with a writable cgroup hierarchy",
+    ),
+    "seccomp": (
+        "the seccomp filter",
+        "system calls a game never needs are allowed",
+        "Linux on x86-64 or arm64",
+    ),
+}
 _FIRST_UID = 61000
 _UID_SLOTS = 4000
 _uids = itertools.count()
@@ -64,6 +85,11 @@ class Protections:
     seccomp: bool = False
     root: bool = False  # the grader runs as root
     portable: bool = False  # the runner without fork, resource or pass_fds (Windows)
+
+    def missing(self) -> tuple[str, ...]:
+        """The ids (keys of :data:`LAYERS`) of the optional layers this machine lacks."""
+        have = {"fence": self.fence, "cgroups": self.cgroups is not None, "seccomp": self.seccomp}
+        return tuple(layer for layer in LAYERS if not have[layer])
 
     def describe(self) -> list[str]:
         """One line per layer, for the report header; a warning where a layer is missing."""
@@ -117,6 +143,19 @@ class Protections:
             else "warning: no seccomp filter (needs Linux on x86-64 or arm64)"
         )
         return lines
+
+
+def missing_line(layers: tuple[str, ...] | list[str], subject: str) -> str:
+    """One sentence for the top of a class's outputs: ``subject`` (who was graded) without
+    which layers, what that allows and how to get each; "" when no layer was missing."""
+    parts = [
+        f"{name} ({harm}; to get it: {how})"
+        for layer, (name, harm, how) in LAYERS.items()
+        if layer in layers
+    ]
+    if not parts:
+        return ""
+    return f"warning: {subject} without {' and '.join(parts)}; see docs/sandbox.md"
 
 
 def runner_command(

@@ -3,9 +3,13 @@
 Built here, in the grader, and handed to the child runner as bytes: the runner loads it with
 ``prctl(PR_SET_SECCOMP)`` just before it imports ``game.py`` (``child.py``, ``_seccomp``).
 Refused calls fail with ``EPERM`` (``clone3`` with ``ENOSYS``, so the C library falls back to
-``clone``, whose namespace flags are checked); everything else is allowed. Only the
-architectures below have a filter; elsewhere :func:`filter_for` returns None and the report
-says so.
+``clone``, whose namespace flags are checked); everything else is allowed. A call of another
+ABI (i386's ``int 0x80`` on x86-64, whose numbers mean other calls, and x32's) fails with
+``EPERM`` too, whatever it is: it is never run, so failing it is as safe as killing the
+process, and unlike a kill (``SECCOMP_RET_KILL_*`` is written to the kernel's audit log for
+every call, whatever the filter's flags) an errno leaves no line in the host's log, so a
+submission cannot flood it. No action of this filter is logged. Only the architectures below
+have a filter; elsewhere :func:`filter_for` returns None and the report says so.
 """
 
 from __future__ import annotations
@@ -109,7 +113,7 @@ _SOCKET_FAMILIES = (1, 2, 10)  # AF_UNIX, AF_INET, AF_INET6 (the network namespa
 
 # classic BPF, as in linux/filter.h and linux/seccomp.h
 _LD_W_ABS, _JEQ, _JGE, _JSET, _RET = 0x20, 0x15, 0x35, 0x45, 0x06
-_ALLOW, _ERRNO, _KILL = 0x7FFF0000, 0x00050000, 0x80000000  # KILL_PROCESS
+_ALLOW, _ERRNO = 0x7FFF0000, 0x00050000
 _NR, _ARCH, _ARG0 = 0, 4, 16  # offsets in struct seccomp_data (args: little-endian low word)
 
 
@@ -124,12 +128,12 @@ def _refuse(number: int, error: int = errno.EPERM) -> bytes:
 
 def filter_for(machine: str | None = None) -> bytes | None:
     """The filter for ``machine`` (default: this one) as ``struct sock_filter`` records, or
-    None where the kit knows no syscall table. A call from another ABI kills the process."""
+    None where the kit knows no syscall table. A call from another ABI fails with EPERM."""
     arch = _ARCHES.get((machine or platform.machine()).lower())
     if arch is None:
         return None
     audit, numbers, foreign = arch
-    program = [_op(_LD_W_ABS, _ARCH), _op(_JEQ, audit, 1, 0), _op(_RET, _KILL)]
+    program = [_op(_LD_W_ABS, _ARCH), _op(_JEQ, audit, 1, 0), _op(_RET, _ERRNO | errno.EPERM)]
     program.append(_op(_LD_W_ABS, _NR))
     if foreign is not None:
         program += [_op(_JGE, foreign, 0, 1), _op(_RET, _ERRNO | errno.EPERM)]

@@ -1,22 +1,48 @@
 """Text that came from a submission, made safe for every reader.
 
 Everything a submission controls — what it printed, its exception messages and source lines,
-the names and reprs of what it returned, its file names — goes through :func:`clean` once, where
-it enters the grader (the host, intake): control characters become visible escapes (no terminal
-escape sequence, no bidirectional override, no lone surrogate survives) and the length is capped.
-Each report then escapes it for its own format with the functions below.
+the type and class names and reprs of what it returned, its notes, its file and folder names —
+goes through :func:`admit` once, where it enters the grader (the host for the child's replies
+and printed text, intake for names): control characters become visible escapes (no terminal
+escape sequence, no bidirectional override, no lone surrogate survives) and the text is cut to
+the bound of its kind (:data:`BOUNDS`), so no report, whatever its format, can miss it or grow
+with it. Each report then escapes it for its own format with the functions below.
 """
 
 from __future__ import annotations
 
 import html
 import re
+import shlex
 import unicodedata
 from typing import Any
 
-__all__ = ["clean", "clean_tree", "md_code", "md_cell", "html_text", "csv_cell", "TEXT_LIMIT"]
+__all__ = [
+    "admit",
+    "admit_reply",
+    "clean",
+    "md_code",
+    "md_cell",
+    "html_text",
+    "csv_cell",
+    "shell_word",
+    "BOUNDS",
+    "TEXT_LIMIT",
+]
 
-TEXT_LIMIT = 2000  # characters kept of any one text a submission produced
+TEXT_LIMIT = 2000  # characters kept of a text of no known kind
+# Characters kept of each kind of text a submission produced; what every report is built from.
+BOUNDS = {
+    "name": 100,  # a type, class, function or module name
+    "repr": 300,  # a returned value's repr
+    "message": 400,  # an exception's message with its source lines
+    "note": 300,  # a note the game's driver passed on (board drift), any other reply text
+    "printed": 4096,  # what one call printed (the rubric's output_chars keeps no more)
+    "file": 160,  # a file or folder name
+    "path": 400,  # a path given to the grader
+    "sentence": 1000,  # a sentence of the grader's built around file names (a batch's notes)
+}
+CLASSES_SHOWN = 10  # class names listed when the player class is missing
 _KEEP = "\n\t"
 _UNSAFE_CATEGORIES = {"Cc", "Cf", "Cs", "Co", "Zl", "Zp"}
 _NUMBER = re.compile(r"-?\d+(\.\d+)?")
@@ -49,14 +75,56 @@ def clean(text: str, limit: int = TEXT_LIMIT) -> str:
     return text + (f" [... {extra} more characters]" if extra > 0 else "")
 
 
-def clean_tree(value: Any, limit: int = TEXT_LIMIT) -> Any:
-    """``value`` (parsed JSON) with every text in it, keys too, passed through :func:`clean`."""
+def admit(text: object, kind: str) -> str:
+    """The one gate for submission text: ``text`` cleaned (:func:`clean`) and cut to the
+    bound of its ``kind`` (a key of :data:`BOUNDS`)."""
+    return clean(text if isinstance(text, str) else str(text), BOUNDS[kind])
+
+
+# The kind of each text field of a child's reply; any other text is a "note".
+_REPLY_FIELDS = {
+    "error": "message",
+    "type": "name",
+    "other": "name",
+    "kind": "name",
+    "repr": "repr",
+    "shown": "repr",
+}
+
+
+def admit_reply(reply: dict[str, Any]) -> dict[str, Any]:
+    """A child's reply (parsed JSON) with every text in it, keys too, through :func:`admit`,
+    each by its field's kind; the class names of a missing player class cut one by one."""
+    admitted: dict[str, Any] = _admit_tree(reply, "note")
+    if isinstance(reply.get("error"), str):
+        admitted["error"] = _admit_error(reply["error"])
+    if admitted.get("kind") == "class" and isinstance(reply.get("error"), str):
+        names = reply["error"].split(", ") if reply["error"] else []
+        shown = [admit(name, "name") for name in names[:CLASSES_SHOWN]]
+        more = len(names) - CLASSES_SHOWN
+        admitted["error"] = ", ".join(shown) + (f" and {more} more" if more > 0 else "")
+    return admitted
+
+
+def _admit_error(text: str) -> str:
+    """``Kind: message (frames)``, the exception's type name cut as a name, the rest as a
+    message: a 400,000-character class name leaves room for what went wrong."""
+    head, colon, rest = text.partition(": ")
+    if colon and len(head) > BOUNDS["name"] and " " not in head:
+        return f"{admit(head, 'name')}: {admit(rest, 'message')}"
+    return admit(text, "message")
+
+
+def _admit_tree(value: Any, kind: str) -> Any:
     if isinstance(value, str):
-        return clean(value, limit)
+        return admit(value, kind)
     if isinstance(value, list):
-        return [clean_tree(item, limit) for item in value]
+        return [_admit_tree(item, kind) for item in value]
     if isinstance(value, dict):
-        return {clean(str(k), 200): clean_tree(v, limit) for k, v in value.items()}
+        return {
+            admit(k, "name"): _admit_tree(v, _REPLY_FIELDS.get(str(k), kind))
+            for k, v in value.items()
+        }
     return value
 
 
@@ -88,3 +156,20 @@ def csv_cell(text: str) -> str:
     if text and text[0] in "=+-@\t\r" and not _NUMBER.fullmatch(text):
         return "'" + text
     return text
+
+
+def shell_word(text: str) -> str:
+    """``text`` as one word of a shell command that still reproduces it: quoted as ``shlex``
+    does, or, when it holds a control or formatting character, in bash's ``$'...'`` with the
+    character as an escape (a file name with ESC or U+202E prints nothing raw)."""
+    if clean(text, len(text)) == text:
+        return shlex.quote(text)
+    escaped = "".join(
+        "\\" + c
+        if c in "\\'"
+        else _visible(c)
+        if c in _KEEP or unicodedata.category(c) in _UNSAFE_CATEGORIES
+        else c
+        for c in text
+    )
+    return f"$'{escaped}'"

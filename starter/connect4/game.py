@@ -25,8 +25,9 @@ against the rules. Your job is to make it play well, in this order:
   TODO 5  make_move: choose the column with minimax and return it as an int.
 
 You may add helper methods and functions, but keep the names and parameters of the methods
-that are already here: the grader calls them. Only the Python standard library is allowed,
-and nothing may be printed outside main() (debug output costs points).
+that are already here: the grader calls them. You may use Python's standard library and
+numpy, nothing else (the grader has nothing else installed), and nothing may be printed
+outside main() (debug output costs points).
 
 Play against your AI with:  python game.py
 """

@@ -25,8 +25,9 @@ phase is over, when that is against the rules. Your job is to make it play well,
   TODO 6  make_move: pick the best move with minimax and return it in the right format.
 
 You may add helper methods and functions, but keep the names and parameters of the methods
-that are already here: the grader calls them. Only the Python standard library is allowed,
-and nothing may be printed outside main() (debug output costs points).
+that are already here: the grader calls them. You may use Python's standard library and
+numpy, nothing else (the grader has nothing else installed), and nothing may be printed
+outside main() (debug output costs points).
 
 Play against your AI with:  python game.py
 """

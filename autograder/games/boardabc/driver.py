@@ -37,6 +37,7 @@ from collections.abc import Callable
 from contextlib import suppress
 from importlib import import_module
 from os import listdir, path
+from types import FunctionType
 from typing import Any, NamedTuple
 
 ROWS, COLUMNS = 6, 7  # the book's Connect Four: 7 columns of 6
@@ -109,6 +110,24 @@ def _piece(value: object) -> str | None:
     """A piece's letter (``TTTPiece.X`` -> ``'X'``), or None when it is no piece we can read."""
     letter = getattr(value, "value", value)
     return letter if type(letter) is str else None
+
+
+def _sealed(function: Any) -> Any:
+    """``function`` with globals of its own, holding only what it uses: the student's boards
+    carry it, and the driver's own globals (what answers the checks) must not be reachable
+    from them (``move.__globals__``)."""
+    names = {
+        name: function.__globals__[name]
+        for name in function.__code__.co_names
+        if name in function.__globals__
+    }
+    return FunctionType(
+        function.__code__,
+        {"__builtins__": {}, **names},
+        function.__name__,
+        function.__defaults__,
+        function.__closure__,
+    )
 
 
 def make_handlers(
@@ -249,6 +268,7 @@ def make_handlers(
                         child.__class__ = Counted
                 return child
 
+        Counted.move = _sealed(Counted.__dict__["move"])  # type: ignore[method-assign]
         Counted.__name__ = Counted.__qualname__ = base.__name__
         with suppress(BaseException):
             board.__class__ = Counted

@@ -35,6 +35,23 @@ def _plain(board: object, rows: int, columns: int) -> list[list[str]] | None:
         return None
 
 
+_CHANGES_SENT = 8  # squares listed when make_move changed a board; the count says the rest
+
+
+def _changes(before: list[list[str]] | None, after: list[list[str]] | None) -> dict[str, Any]:
+    """The squares ``after`` differs in from ``before``: the first few as [row, col, was, now]
+    (cells cut short), and how many there are; none when either cannot be read."""
+    if before is None or after is None:
+        return {"squares": [], "count": 0}
+    found = [
+        [r, c, before[r][c][:12], after[r][c][:12]]
+        for r in range(len(before))
+        for c in range(len(before[r]))
+        if before[r][c] != after[r][c]
+    ]
+    return {"squares": found[:_CHANGES_SENT], "count": len(found)}
+
+
 def _copy(board: list[list[str]]) -> list[list[str]]:
     return [list(row) for row in board]
 
@@ -107,6 +124,10 @@ def make_handlers(
             "move": encode(raw),
             "state_changed": _plain(state, size[0], size[1]) != before,
             "board_changed": _plain(getattr(player, "board", None), size[0], size[1]) != before,
+            "state_changes": _changes(before, _plain(state, size[0], size[1])),
+            "board_changes": _changes(
+                before, _plain(getattr(player, "board", None), size[0], size[1])
+            ),
         }
 
     def challenge(_request: dict[str, Any]) -> dict[str, Any]:

@@ -50,4 +50,5 @@ PACK = GamePack(
     marks=view.marks,
     clicks=view.clicks,
     solution=lambda variant: f"solution/{_folder(variant)}/game.py",
+    square_name=lambda row, col: rules.square_name(rules.square(row, col)),
 )
