@@ -203,3 +203,31 @@ def test_a_swiss_tournament_plays_its_rounds_without_a_repeat(tmp_path, run_cli)
     assert all(row["games"] == "4" for row in _table(out))
     board = json.loads((out / "leaderboard.json").read_text())
     assert board["format"] == "swiss" and board["rounds"] == 2
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(300)
+def test_a_timeout_and_a_crash_lose_the_game_with_the_reason(tmp_path, run_cli):
+    starter = (ROOT / "starter" / "teeko2" / "game.py").read_text()
+    head = "    def make_move(self, state) -> list:\n"
+    assert head in starter
+    folder = tmp_path / "class"
+    for student, body in (("sleepy", "import time; time.sleep(30)"), ("crashy", "1 / 0")):
+        (folder / student).mkdir(parents=True)
+        source = starter.replace(head, f"{head}        {body}\n", 1)
+        (folder / student / "game.py").write_text(source)
+    rubric = tmp_path / "short.toml"
+    rubric.write_text(COURSE_TOML.read_text().replace("call_seconds = 10.5", "call_seconds = 1.0"))
+    out = tmp_path / "out"
+    done = run_cli(
+        "tournament", str(folder), "-a", "teeko2", "--out", str(out), "--rubric", str(rubric),
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    games = {p.stem: json.loads(p.read_text()) for p in (out / "games").glob("*.json")}
+    first = games["crashy--sleepy--1"]  # crashy moves first, and crashes at once
+    assert first["winner"] == "sleepy" and first["fault"] == "crashy"
+    assert "crashy lost on ply 1" in first["reason"] and "ZeroDivisionError" in first["reason"]
+    second = games["sleepy--crashy--1"]  # sleepy moves first, and runs out of time
+    assert second["winner"] == "crashy" and second["fault"] == "sleepy"
+    assert "sleepy lost on ply 1" in second["reason"] and "after 1 s" in second["reason"]
+    assert all(row["forfeits"] == "1" for row in _table(out))
