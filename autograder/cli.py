@@ -9,9 +9,12 @@ import signal
 import sys
 import tempfile
 import webbrowser
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
+from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
@@ -32,6 +35,7 @@ from autograder.classroom.canvas import (
     write_canvas_import,
 )
 from autograder.classroom.canvas_push import add_canvas_commands
+from autograder.classroom.cluster import Cluster, remote_grader
 from autograder.classroom.collect import collect
 from autograder.classroom.fingerprint import kit_version
 from autograder.classroom.gradescope import add_gradescope_command
@@ -46,14 +50,34 @@ from autograder.classroom.records import Entry, Record
 from autograder.classroom.similarity import compare_class, kit_boilerplate, write_similarity
 from autograder.classroom.submission import grade_submission, load_warning
 from autograder.classroom.summary import write_summary
+from autograder.classroom.tournament import (
+    KIT_PLAYERS,
+    GameTask,
+    Player,
+    Submit,
+    TournamentResult,
+    class_players,
+    kit_players,
+    play_game,
+    replay_games,
+    run_tournament,
+)
 from autograder.errors import GraderError, run_command
 from autograder.files import write_atomic
 from autograder.games import ASSIGNMENTS, find_assignment
 from autograder.games.pack import Assignment
-from autograder.grading.html import feedback_html
+from autograder.grading.html import feedback_html, replay_page
 from autograder.grading.report import markdown, results_json_text, terminal
 from autograder.grading.rubric import ExtraOptions, Rubric, load_rubric
 from autograder.grading.similarity import Settings
+from autograder.grading.tournament import (
+    Standing,
+    leaderboard_csv,
+    leaderboard_html,
+    leaderboard_json,
+    pair_file,
+    rate,
+)
 from autograder.live.server import make_server, serve
 from autograder.live.table import PROJECT_ROOT, Table
 from autograder.oracle.commands import add_oracle_commands
@@ -68,6 +92,9 @@ DEFAULT_SEED = 0
 SEED_HELP = "seed for probes and the random opponent; same seed and submission, same grade"
 ASSIGNMENT_HELP = f"{', '.join(ASSIGNMENTS)} (default: inferred from the player class)"
 RUBRIC_HELP = "rubric TOML file (default: the course's published rubric)"
+CLUSTER_HELP = (
+    "run on the Dask cluster whose scheduler is here (`dask scheduler`); needs the cluster extra"
+)
 
 
 def _main_file(name: str | None, submission: Path) -> str:
@@ -219,13 +246,18 @@ def _grade(args: argparse.Namespace) -> int:
             "so), and the same command grades them again once it is installed"
         )
         _say(err, f"warning: {warnings[-1]}")
-    if jobs > cores:
+    if jobs > cores and not args.cluster:
         _say(
             err,
             f"warning: --jobs {jobs} is more than the {cores} cores: moves may time out "
             "that would not on a quiet machine",
         )
-    with tempfile.TemporaryDirectory(prefix="teeko-intake-") as work:
+    with (
+        tempfile.TemporaryDirectory(prefix="teeko-intake-") as work,
+        _cluster(args.cluster, err) as cluster,
+    ):
+        if cluster is not None:
+            jobs = cluster.threads
         collection = collect(
             [Path(p) for p in args.inputs],
             Path(work),
@@ -247,9 +279,9 @@ def _grade(args: argparse.Namespace) -> int:
             f"{jobs} at a time, rubric {rubric.source}, into {out}",
         )
         unfenced = missing_line(available().missing(), "this machine grades the submissions")
-        if unfenced:
+        if unfenced and cluster is None:  # on a cluster, each worker says its own layers
             err.print(unfenced, style="bold red", markup=False, highlight=False, soft_wrap=True)
-        result = _run_batch(collection.entries, assignment, rubric, out, args, jobs, err)
+        result = _run_batch(collection.entries, assignment, rubric, out, args, jobs, err, cluster)
     records, notes = list(result.records), identity
     if roster is not None:
         found = match_roster(roster, records)
@@ -395,6 +427,7 @@ def _run_batch(
     args: argparse.Namespace,
     jobs: int,
     err: Console,
+    cluster: Cluster | None = None,
 ) -> BatchResult:
     columns = (
         TextColumn("{task.description}"),
@@ -431,6 +464,7 @@ def _run_batch(
                 ["--roster", args.roster] if args.roster else [],
                 ["--only", student],
             ),
+            runner=remote_grader(cluster) if cluster is not None else None,
         )
     if result.why:
         reasons = "; ".join(f"{why}: {count}" for why, count in result.why)
@@ -463,6 +497,217 @@ def _run_batch(
             "the same command again to grade them this way",
         )
     return result
+
+
+@contextmanager
+def _cluster(address: str | None, err: Console) -> Iterator[Cluster | None]:
+    """The Dask cluster at ``address`` (None: none), its workers' sandboxes said on stderr."""
+    if not address:
+        yield None
+        return
+    cluster = Cluster(address)
+    try:
+        workers = cluster.workers()
+        for worker, layers in sorted(workers.items()):
+            _say(err, f"worker {worker} on {layers}")
+        if len({layers.partition(": ")[2] for layers in workers.values()}) > 1:
+            _say(err, "warning: the workers' sandboxes differ (above): a limit may bite unevenly")
+        yield cluster
+    finally:
+        cluster.close()
+
+
+def _tournament(args: argparse.Namespace) -> int:
+    assignment = _assignment(args.assignment)
+    rubric = load_rubric(args.rubric, assignment.pack)
+    out = Path(args.out)
+    rate([], [])  # the rating library is there, or one line says how to install it
+    if args.format == "swiss" and args.rounds < 1:
+        raise GraderError("--format swiss needs --rounds N, at least 1")
+    if args.format != "swiss" and args.rounds:
+        raise GraderError("--rounds goes with --format swiss; a round robin plays every pair")
+    jobs = args.jobs if args.jobs is not None else os.cpu_count() or 1
+    if jobs < 1:
+        raise GraderError(f"--jobs must be at least 1, got {jobs}")
+    benchmarks = [name for name in (args.with_ or "").split(",") if name.strip()]
+    if args.roster and not Path(args.roster).is_file():
+        raise GraderError(f"--roster: {args.roster} is not a file")
+    roster = read_roster(Path(args.roster)) if args.roster else None
+    err = _stderr_console()
+    with (
+        tempfile.TemporaryDirectory(prefix="teeko-intake-") as work,
+        _cluster(args.cluster, err) as cluster,
+        ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="game") as pool,
+    ):
+        collection = collect(
+            [Path(p) for p in args.inputs],
+            Path(work),
+            rubric.packaging_pattern,
+            assignment.main_file,
+            roster_logins(roster) if roster is not None else None,
+        )
+        for problem in collection.problems:
+            _say(err, f"skipped: {problem}")
+        for warning in collection.warnings:
+            _say(err, f"identity: {warning}")
+        players, problems = class_players(collection.entries, assignment, Path(work))
+        for problem in problems:
+            _say(err, f"skipped: {problem}")
+        left_out = [*collection.problems, *problems]
+        if roster is not None:
+            players = _roster_names(roster, collection.entries, players, err)
+        kit = kit_players([b.strip() for b in benchmarks], assignment, Path(work))
+        clash = {p.id for p in players} & {k.id for k in kit}
+        if clash:
+            raise GraderError(f"a student's id is also a kit player's: {', '.join(sorted(clash))}")
+        players += kit
+        if len(players) < 2:
+            raise GraderError(
+                f"a tournament needs two players; found {len(players)} in {', '.join(args.inputs)}"
+            )
+        where = f"on the Dask cluster at {args.cluster}" if cluster else f"{jobs} at a time"
+        form = f"Swiss, {args.rounds} rounds" if args.format == "swiss" else "round robin"
+        _say(
+            err,
+            f"tournament of {len(players)} players ({len(kit)} of the kit's) as "
+            f"{assignment.name}, {form}, seed {args.seed}, {where}, into {out}",
+        )
+
+        def submit(task: GameTask) -> Future[dict[str, Any]]:
+            if cluster is not None:
+                return cluster.submit(play_game, task)
+            return pool.submit(play_game, task)
+
+        result = _play_tournament(players, assignment, rubric, out, args, submit, err)
+    table = rate([(p.id, p.kind, p.name) for p in players], result.games, rubric.tournament_bands)
+    written = _write_tournament(
+        table, result.games, players, assignment, out, args, result.workers, left_out
+    )
+    for path in written:
+        print(path)
+    for problem in result.failed:
+        _say(err, problem)
+    speed = result.played / result.seconds if result.seconds > 0 else 0.0
+    _say(
+        err,
+        f"{result.played} games played in {result.seconds:.1f} s: {speed:.2f} games per "
+        f"second; {len(result.games) - result.played} were saved already",
+    )
+    if result.interrupted or result.failed:
+        _say(err, "not every game was played: run the same command again to play the rest")
+        return 130 if result.interrupted else 2
+    return 0
+
+
+def _roster_names(
+    roster: Roster, entries: Sequence[Entry], players: Sequence[Player], err: Console
+) -> list[Player]:
+    """The players with their names as the roster spells them, matched as ``grade`` matches
+    a grade to its row; each mismatch said on stderr."""
+    playing = {p.id for p in players}
+    records = [
+        Record(e.student, "", 0, 0, {}, late=e.late, canvas_id=e.canvas_id, name=e.name)
+        for e in entries
+        if e.student in playing
+    ]
+    found = match_roster(roster, records)
+    for problem in found.problems:
+        _say(err, f"roster: {problem}")
+    names = {r.student: r.name or "" for r in roster_names(roster, found, records)}
+    return [replace(p, name=names.get(p.id, p.name)) for p in players]
+
+
+def _play_tournament(
+    players: Sequence[Player],
+    assignment: Assignment,
+    rubric: Rubric,
+    out: Path,
+    args: argparse.Namespace,
+    submit: Submit,
+    err: Console,
+) -> TournamentResult:
+    columns = (
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("eta"),
+        TimeRemainingColumn(),
+    )
+    with Progress(*columns, console=err, transient=False) as progress:
+        task = progress.add_task("playing", total=None)
+
+        def done(game: dict[str, Any], count: int, total: int) -> None:
+            won = game["winner"] or "draw"
+            progress.update(task, completed=count, total=total, description=f"{game['id']}: {won}")
+
+        return run_tournament(
+            players,
+            assignment,
+            rubric,
+            out,
+            seed=args.seed,
+            submit=submit,
+            swiss_rounds=args.rounds if args.format == "swiss" else 0,
+            on_game=done,
+        )
+
+
+def _write_tournament(
+    table: Sequence[Standing],
+    games: Sequence[dict[str, Any]],
+    players: Sequence[Player],
+    assignment: Assignment,
+    out: Path,
+    args: argparse.Namespace,
+    workers: Sequence[tuple[str, str]],
+    left_out: Sequence[str] = (),
+) -> list[Path]:
+    """leaderboard.csv, .json and .html, and a replay page per pair of players."""
+    title = f"{assignment.pack.title} tournament ({assignment.name})"
+    form = f"Swiss, {args.rounds} rounds" if args.format == "swiss" else "round robin, both colours"
+    command = _command(
+        ["tournament", *args.inputs, "--assignment", assignment.name, "--out", str(out)],
+        ["--seed", str(args.seed)],
+        ["--format", args.format]
+        + (["--rounds", str(args.rounds)] if args.format == "swiss" else []),
+        ["--with", args.with_] if args.with_ else [],
+        ["--rubric", args.rubric] if args.rubric else [],
+    )
+    lines = [
+        f"{len(players)} players, {len(games)} games, {form}, seed {args.seed}; rating: "
+        "OpenSkill (Plackett-Luce), mu - 3 sigma, games rated in the schedule's order",
+        "An illegal move, a crash, a timeout or a broken protocol loses that game (a forfeit).",
+        *(f"played on {machine}: {layers}" for machine, layers in workers),
+        *(f"did not play: {why}" for why in left_out),
+        f"made by: {command}",
+    ]
+    about = {
+        "assignment": assignment.name,
+        "format": args.format,
+        "rounds": args.rounds if args.format == "swiss" else None,
+        "seed": args.seed,
+        "games": len(games),
+        "workers": [{"machine": m, "layers": layers} for m, layers in workers],
+        "left_out": list(left_out),  # inputs and students that did not play, and why
+    }
+    written = [out / "leaderboard.csv", out / "leaderboard.json", out / "leaderboard.html"]
+    _write(written[0], leaderboard_csv(table))
+    _write(written[1], leaderboard_json(table, games, about))
+    _write(written[2], leaderboard_html(title, table, games, lines))
+    colours = dict(assignment.pack.colours)
+    for (low, high), pair in replay_games(games).items():
+        replays = [
+            {
+                "title": f"{g['id']}: {g['first']} moved first; "
+                f"{(g['winner'] + ' won') if g['winner'] else 'a draw'}: {g['reason']}",
+                "frames": g["frames"],
+                "moves": g["moves"],
+            }
+            for g in pair
+        ]
+        page = replay_page(f"{low} against {high}", [], replays, colours)
+        _write(out / pair_file(low, high), page)
+    return written
 
 
 def _assignment(name: str) -> Assignment:
@@ -532,7 +777,43 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="also compare the class's code (starter ignored) into OUT/similarity/",
     )
+    grade.add_argument("--cluster", metavar="tcp://HOST:PORT", help=CLUSTER_HELP)
     grade.set_defaults(run=_grade)
+    tourney = commands.add_parser(
+        "tournament",
+        help="every student's AI against every other's, rated, with replays",
+        description="Play the class's AIs against one another (each sandboxed, the rubric's "
+        "limits, the kit's referee between them), both colours, and rate them with OpenSkill. "
+        "Writes leaderboard.csv, leaderboard.json, leaderboard.html and a replay page per "
+        "pair; each game is saved as it ends, so the same command again plays only what is "
+        "missing. Changes no grade.",
+    )
+    tourney.add_argument("inputs", nargs="+", metavar="CLASS", help="as for grade")
+    tourney.add_argument("--assignment", "-a", required=True, help=ASSIGNMENT_HELP)
+    tourney.add_argument("--out", "-o", required=True, help="folder for the leaderboard and games")
+    tourney.add_argument(
+        "--with",
+        dest="with_",
+        metavar="PLAYERS",
+        help="the kit's players as benchmarks, comma-separated: the game's opponents (random, "
+        f"greedy, minimax2 ...), {', '.join(KIT_PLAYERS)}",
+    )
+    tourney.add_argument(
+        "--format",
+        choices=("roundrobin", "swiss"),
+        default="roundrobin",
+        help="roundrobin: every pair, both colours (default); swiss: --rounds rounds, each "
+        "player against one of like standing, both colours",
+    )
+    tourney.add_argument("--rounds", type=int, default=0, help="rounds of a Swiss tournament")
+    tourney.add_argument(
+        "--roster", help="Canvas gradebook export: the players' names as it has them"
+    )
+    tourney.add_argument("--jobs", "-j", type=int, help="games at a time (default: cores)")
+    tourney.add_argument("--seed", type=int, default=DEFAULT_SEED, help=SEED_HELP)
+    tourney.add_argument("--rubric", help=RUBRIC_HELP + "; its limits and ply cap hold")
+    tourney.add_argument("--cluster", metavar="tcp://HOST:PORT", help=CLUSTER_HELP)
+    tourney.set_defaults(run=_tournament)
     similar = commands.add_parser(
         "similarity",
         help="who shared code: the class compared, renaming and reordering seen through",

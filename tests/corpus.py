@@ -785,7 +785,19 @@ def _find(wanted):  # the most any route found
 _ROUTES = "(_by_main, _by_stack, _by_traceback, _by_gc)"
 _THROUGH_A_SIGNAL = _FIND_THE_KIT.replace("$routes", "(_by_signal,)")
 BOARD_ABC_STARTER = {"boards": 6} | dict.fromkeys(
-    ("rules", "state", "format", "time", "wins", "search", "tactics", "output", "packaging"), 0
+    (
+        "rules",
+        "state",
+        "format",
+        "time",
+        "wins",
+        "search",
+        "chapter",
+        "tactics",
+        "output",
+        "packaging",
+    ),
+    0,
 )
 _BOARD_ABC = ROOT / "starter" / "board-abc"
 # The runner's own channel, reached through the frame a signal handler is handed (the route

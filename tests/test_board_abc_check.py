@@ -184,7 +184,7 @@ def test_a_file_that_fails_to_import_shows_the_students_line_not_the_kits(run_cl
     report = json.dumps(results)
     assert (
         "find_best_move was not called: importing connectfour.py raised ModuleNotFoundError: "
-        "No module named 'numpyy' (line"
+        "No module named 'numpyy' (the rubric allows only the standard library) (line"
     ) in report
     assert "import numpyy" in report  # the student's own line
     for kit in ("_Unbuilt", "<frozen", "importlib", "_gcd_import"):

@@ -424,6 +424,10 @@ def _save(
     return record
 
 
+# grades one student, somewhere: (job, assignment, rubric, seed, out, processes) -> its future
+Runner = Callable[[_Job, Assignment, Rubric, int, Path, _Processes], Future[Record | _Later]]
+
+
 def _fingerprint(
     entry: Entry, assignment: Assignment, rubric: Rubric, seed: int, packages: str
 ) -> Fingerprint:
@@ -448,6 +452,7 @@ def grade_batch(
     only: Sequence[str] = (),
     on_done: Callable[[Record, int, int], None] | None = None,
     reproduce: Callable[[str], str] | None = None,
+    runner: Runner | None = None,
 ) -> BatchResult:
     """Grade every entry whose record in ``out`` is missing or has another fingerprint (all of
     them with ``regrade``; with ``only``, just those students, whatever their record).
@@ -455,6 +460,7 @@ def grade_batch(
     ``on_done(record, done, total)`` is called in the main thread after each student;
     ``reproduce(student)`` is the command that grades that student again, for the feedback.
     Ctrl-C stops the workers and their processes; what finished is kept, the rest is not saved.
+    ``runner`` grades one student elsewhere (a Dask cluster); default: a thread of ``jobs``.
 
     :raises GraderError: when ``only`` names a student the inputs do not hold.
     """
@@ -504,9 +510,9 @@ def grade_batch(
             on_done(record, done, len(pending))
 
     with ThreadPoolExecutor(max_workers=max(1, jobs), thread_name_prefix="grader") as pool:
+        run: Runner = runner or (lambda *job: pool.submit(_grade_one, *job))
         futures: dict[Future[Record | _Later], Entry] = {
-            pool.submit(_grade_one, jobs_[e.student], assignment, rubric, seed, out, processes): e
-            for e in pending
+            run(jobs_[e.student], assignment, rubric, seed, out, processes): e for e in pending
         }
         try:
             remaining = set(futures)

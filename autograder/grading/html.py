@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Callable, Sequence
 from html import escape
 from typing import Any
 
+from autograder.games.pack import Assignment
 from autograder.games.svg import SVG_JS, board_svg
 from autograder.grading.extras import Extras
 from autograder.grading.report import (
@@ -25,8 +27,9 @@ from autograder.grading.report import (
     skipped_text,
 )
 from autograder.grading.scoring import Evidence, Grade
+from autograder.play.referee import Ply
 
-__all__ = ["feedback_html", "game_frames"]
+__all__ = ["feedback_html", "game_frames", "replay_frames", "replay_page"]
 
 _STYLE = """
 body{font:15px/1.45 system-ui,sans-serif;margin:1.5em auto;max-width:60em;padding:0 1em;
@@ -101,48 +104,70 @@ def _evidence_html(item: Evidence, colours: dict[str, str], picture: bool = True
     return "".join(parts)
 
 
+def replay_frames(
+    assignment: Assignment,
+    plies: Sequence[Ply],
+    who: Callable[[Ply], str],
+    ending: str,
+    printed: Sequence[str] | None = None,
+    window: int | None = None,
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """One game as the replay reads it: a frame per position (rows, the last move's marks, a
+    caption naming ``who`` moved) and the move list with times and ``printed`` text (default:
+    each ply's own). A move the rules refused is a frame of its own: the same position, the
+    refused squares marked. At most ``window`` moves (None: all): the middle of a longer game
+    is one frame, the position after it. ``ending`` (the result and why) closes the last
+    caption."""
+    pack = assignment.pack
+    pos = pack.start(assignment.variant)
+    frames: list[dict[str, Any]] = [{"rows": pack.cells(pos), "marks": [], "caption": "the start"}]
+    moves = []
+    shown_text = printed if printed is not None else [ply.printed for ply in plies]
+    head, resume = ply_window(len(plies), window)
+    for number, (ply, shown) in enumerate(zip(plies, shown_text, strict=True), 1):
+        took = (
+            ""
+            if ply.seconds is None
+            else " (stopped at the time limit)"
+            if math.isinf(ply.seconds)
+            else f" in {ply.seconds:.2f} s"
+        )
+        text = f"ply {number}, {who(ply)} ({assignment.side_name(ply.side)}): {ply.text}{took}"
+        if ply.illegal is None and ply.move is not None:
+            pos = pack.play(pos, pack.read_move(ply.move, pos))
+        else:
+            text += f" — refused: {ply.illegal}"
+        if head < number <= resume:  # skipped: the last one shows where the game went
+            if number == resume:
+                caption = skipped_text(head, resume)
+                frames.append({"rows": pack.cells(pos), "marks": [], "caption": caption})
+                moves.append({"text": caption, "printed": ""})
+            continue
+        frames.append({"rows": pack.cells(pos), "marks": list(ply.marks), "caption": text})
+        moves.append({"text": text, "printed": shown})
+    frames[-1]["caption"] += f" ({ending})"
+    return frames, moves
+
+
 def game_frames(grade: Grade, plies: int | None = None) -> list[dict[str, Any]]:
-    """Each game as the replay reads it: a frame per position (rows, the last move's marks, a
-    caption) and the move list with times and printed text. A move the rules refused is a
-    frame of its own: the same position, the refused squares marked. At most ``plies`` moves
-    a game (None: all): the middle of a longer one is one frame, the position after it."""
+    """Each graded game as the replay reads it (see :func:`replay_frames`), at most ``plies``
+    moves a game (None: all)."""
     session = grade.session
     assignment = session.assignment
-    pack = assignment.pack
     games = []
     for game, printed in zip(session.games, plies_printed(grade), strict=True):
-        pos = pack.start(assignment.variant)
-        frames: list[dict[str, Any]] = [
-            {"rows": pack.cells(pos), "marks": [], "caption": "the start"}
-        ]
-        moves = []
         yours = 0
-        head, resume = ply_window(len(game.moves), plies)
-        for number, (ply, shown) in enumerate(zip(game.moves, printed, strict=True), 1):
-            if ply.side == game.ai_side:
-                yours += 1
-            who = f"your move {yours}" if ply.side == game.ai_side else "the opponent"
-            took = (
-                ""
-                if ply.seconds is None
-                else " (stopped at the time limit)"
-                if math.isinf(ply.seconds)
-                else f" in {ply.seconds:.2f} s"
-            )
-            text = f"ply {number}, {who} ({assignment.side_name(ply.side)}): {ply.text}{took}"
-            if ply.illegal is None and ply.move is not None:
-                pos = pack.play(pos, pack.read_move(ply.move, pos))
-            else:
-                text += f" — refused: {ply.illegal}"
-            if head < number <= resume:  # skipped: the last one shows where the game went
-                if number == resume:
-                    caption = skipped_text(head, resume)
-                    frames.append({"rows": pack.cells(pos), "marks": [], "caption": caption})
-                    moves.append({"text": caption, "printed": ""})
-                continue
-            frames.append({"rows": pack.cells(pos), "marks": list(ply.marks), "caption": text})
-            moves.append({"text": text, "printed": shown})
-        frames[-1]["caption"] += f" ({game.result}: {game.reason})"
+
+        def who(ply: Ply, ai: str = game.ai_side) -> str:
+            nonlocal yours
+            if ply.side != ai:
+                return "the opponent"
+            yours += 1
+            return f"your move {yours}"
+
+        frames, moves = replay_frames(
+            assignment, game.moves, who, f"{game.result}: {game.reason}", printed, plies
+        )
         played = assignment.side_name(game.ai_side)
         games.append(
             {
@@ -152,6 +177,27 @@ def game_frames(grade: Grade, plies: int | None = None) -> list[dict[str, Any]]:
             }
         )
     return games
+
+
+def replay_page(
+    title: str, lines: Sequence[str], games: Sequence[dict[str, Any]], colours: dict[str, str]
+) -> str:
+    """A page of replays alone (a tournament's games): ``lines`` above them, each game as
+    :func:`replay_frames` made it with its ``title``; the same player as feedback.html's."""
+    out = [
+        "<!doctype html>",
+        '<html lang="en"><head><meta charset="utf-8">',
+        '<meta name="viewport" content="width=device-width, initial-scale=1">',
+        f"<title>{escape(title)}</title><style>{_STYLE}</style></head><body>",
+        f"<h1>{escape(title)}</h1>",
+        *(f"<p>{line}</p>" for line in lines),
+        "<p>Step with the buttons or the arrow keys; click a move to jump to it.</p>",
+        *(_game_html(game) for game in games),
+    ]
+    payload = {"colours": colours, "games": list(games)}
+    out.append(f'<script type="application/json" id="replays">{_json_for_script(payload)}</script>')
+    out.append(f"<script>{_SCRIPT}</script></body></html>")
+    return "\n".join(out) + "\n"
 
 
 def _game_html(game: dict[str, Any]) -> str:

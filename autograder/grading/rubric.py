@@ -122,6 +122,11 @@ OPTIONS: dict[tuple[str, str], tuple[type, str]] = {
         "score, games_won, slowest_move, ladder, puzzles, move_quality (the last three run "
         "the extras)",
     ),
+    ("tournament", "bands"): (
+        list,
+        "{rank, points}: points a student placed at or above the rank earns in `autograder "
+        "tournament`, the first band reached (the kit's own players take no place)",
+    ),
 }
 # Leaderboard figures: name -> (what it is, "desc" when more is better / "asc" when less is)
 LEADERBOARD = {
@@ -152,6 +157,7 @@ OPTIONAL: dict[tuple[str, str], Any] = {
     ("extras", "puzzles"): 0,
     ("extras", "challenge_games"): 0,
     ("leaderboard", "show"): [],
+    ("tournament", "bands"): [],
 }
 
 
@@ -264,6 +270,7 @@ class Rubric:
     checks: tuple[tuple[str, str, int], ...] = ()  # the pack's check criteria: id, name, points
     visibility: tuple[tuple[str, str], ...] = ()  # criterion id (or "stdout") -> Gradescope's
     leaderboard: tuple[str, ...] = ()  # figures for the leaderboard, the first ranks
+    tournament_bands: tuple[Tier, ...] = ()  # points by place in a tournament; none by default
 
     def visible(self, ident: str) -> str:
         """Who sees ``ident`` on Gradescope ("visible" unless the rubric says otherwise)."""
@@ -361,19 +368,21 @@ def _checked(name: tuple[str, str], kind: type, value: Any, where: str) -> Any:
     return value
 
 
-def _tiers(value: list[Any], unit: str, name: str, where: str) -> tuple[Tier, ...]:
+def _tiers(
+    value: list[Any], unit: str, name: str, where: str, key: str = "tiers"
+) -> tuple[Tier, ...]:
     tiers = []
     for index, item in enumerate(value):
         if not isinstance(item, dict) or set(item) != {unit, "points"}:
             raise GraderError(
-                f"{where}: {name}.tiers[{index}] should be {{ {unit} = N, points = N }}, "
+                f"{where}: {name}.{key}[{index}] should be {{ {unit} = N, points = N }}, "
                 f"got {item!r}"
             )
         limit, points = item[unit], item["points"]
         if isinstance(limit, bool) or not isinstance(limit, int | float) or limit < 0:
-            raise GraderError(f"{where}: {name}.tiers[{index}].{unit} should be a number ≥ 0")
+            raise GraderError(f"{where}: {name}.{key}[{index}].{unit} should be a number ≥ 0")
         if isinstance(points, bool) or not isinstance(points, int) or points < 0:
-            raise GraderError(f"{where}: {name}.tiers[{index}].points should be a whole number ≥ 0")
+            raise GraderError(f"{where}: {name}.{key}[{index}].points should be a whole number ≥ 0")
         tiers.append(Tier(float(limit), points))
     return tuple(tiers)
 
@@ -488,6 +497,7 @@ def load_rubric(path: str | Path | None, pack: GamePack) -> Rubric:
         ),
         visibility=_visibility(v, where),
         leaderboard=_figures(v[("leaderboard", "show")], where),
+        tournament_bands=_tiers(v[("tournament", "bands")], "rank", "tournament", where, "bands"),
         extras=ExtraOptions(
             ladder_games=v[("extras", "ladder_games")],
             move_quality=v[("extras", "move_quality")],

@@ -1,0 +1,233 @@
+"""``autograder tournament``: the schedule, the ratings, the saved games, and the example
+class's tournament (the solution first, the starter last)."""
+
+from __future__ import annotations
+
+import csv
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from autograder.classroom.tournament import round_robin, swiss_round
+from autograder.errors import GraderError
+from autograder.grading.rubric import load_rubric
+from autograder.grading.tournament import leaderboard_csv, leaderboard_html, rate
+from tests.conftest import COURSE_TOML, ROOT, TEEKO
+
+EXAMPLES = ROOT / "examples" / "submissions"
+STARTER_ZIP = EXAMPLES / "nguyenlinh_10002_500002_hw8_lnguyen.zip"  # the untouched starter
+SIMPLE_ZIP = EXAMPLES / "schmidtanna_10005_500005_hw8_aschmidt.zip"  # the simple player
+
+
+def _game(first: str, second: str, winner: str | None, fault: str | None = None) -> dict:
+    return {
+        "id": f"{first}--{second}--1",
+        "round": 1,
+        "first": first,
+        "second": second,
+        "winner": winner,
+        "fault": fault,
+    }
+
+
+def _table(out: Path) -> list[dict[str, str]]:
+    with (out / "leaderboard.csv").open() as f:
+        return list(csv.DictReader(f))
+
+
+def quick_rubric(folder: Path) -> Path:
+    """The course's rubric with a short game: 40 plies, then a draw."""
+    text = COURSE_TOML.read_text()
+    path = folder / "quick.toml"
+    path.write_text(text.replace("ply_cap = 200", "ply_cap = 40", 1))
+    assert "ply_cap = 40" in path.read_text()
+    return path
+
+
+# ---- the schedule and the table -----------------------------------------------------------------
+
+
+@pytest.mark.parametrize("count", [2, 3, 6])
+def test_round_robin_plays_every_pair_once_in_each_colour(count):
+    ids = [f"s{i}" for i in range(count)]
+    games = [(p.first, p.second) for p in round_robin(ids)]
+    assert sorted(games) == sorted((a, b) for a in ids for b in ids if a != b)
+
+
+def test_a_swiss_round_pairs_players_who_have_not_met_and_gives_the_odd_one_out_a_bye():
+    ids = ["a", "b", "c", "d", "e"]
+    first = swiss_round(ids, [], 1)
+    played = [dict(_game(p.first, p.second, p.first), round=1) for p in first]
+    met = {frozenset((p.first, p.second)) for p in first}
+    second = swiss_round(ids, played, 2)
+    assert len(first) == len(second) == 4  # two pairs, both colours; one player sits out
+    assert not met & {frozenset((p.first, p.second)) for p in second}
+    out_first = set(ids) - {p.first for p in first}
+    out_second = set(ids) - {p.first for p in second}
+    assert out_first != out_second  # the bye goes round
+
+
+def test_the_table_ranks_the_player_who_won_everything_first_and_counts_forfeits():
+    players = [("a", "student", ""), ("b", "student", ""), ("c", "kit", "the random player")]
+    games = [
+        _game("a", "b", "a"),
+        _game("b", "a", "a"),
+        _game("a", "c", "a"),
+        _game("c", "a", "a"),
+        _game("b", "c", None),
+        _game("c", "b", "c", fault="b"),
+    ]
+    table = rate(players, games)
+    assert [s.player for s in table] == ["a", "c", "b"]
+    a, c, b = table
+    assert (a.wins, a.draws, a.losses) == (4, 0, 0)
+    assert (b.wins, b.draws, b.losses, b.forfeits) == (0, 1, 3, 1)
+    assert a.sigma < 8.34 and a.rating == pytest.approx(a.mu - 3 * a.sigma, abs=0.01)
+    assert rate(players, games) == table  # the same games, the same table
+
+
+def test_rank_bands_give_points_to_students_by_place_among_students(tmp_path):
+    path = tmp_path / "course.toml"
+    bands = "[{ rank = 1, points = 5 }, { rank = 2, points = 2 }]"
+    path.write_text(COURSE_TOML.read_text() + f"\n[tournament]\nbands = {bands}\n")
+    rubric = load_rubric(path, TEEKO)
+    players = [("kit-solution", "kit", ""), ("a", "student", ""), ("b", "student", "")]
+    games = [_game("kit-solution", "a", "kit-solution"), _game("a", "b", "a")]
+    games += [_game("kit-solution", "b", "kit-solution")]
+    table = rate(players, games, rubric.tournament_bands)
+    assert [(s.player, s.points) for s in table] == [("kit-solution", None), ("a", 5), ("b", 2)]
+    assert leaderboard_csv(table).splitlines()[0].endswith(",points")
+    assert "points" not in leaderboard_csv(rate(players, games)).splitlines()[0]
+
+
+def test_a_band_without_points_is_one_sentence_naming_it(tmp_path):
+    path = tmp_path / "course.toml"
+    path.write_text(COURSE_TOML.read_text() + "\n[tournament]\nbands = [{ rank = 1 }]\n")
+    with pytest.raises(GraderError, match=r"tournament\.bands\[0\] should be"):
+        load_rubric(path, TEEKO)
+
+
+def test_the_html_head_to_head_links_each_cell_to_the_pairs_replays():
+    players = [("a<b", "student", ""), ("c", "student", "")]
+    games = [_game("a<b", "c", "a<b"), _game("c", "a<b", None)]
+    page = leaderboard_html("T", rate(players, games), games, [])
+    assert 'href="games/a&lt;b--c.html">1–1–0</a>' in page
+    assert "<script" not in page and "a<b" not in page
+
+
+# ---- real games ---------------------------------------------------------------------------------
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(300)
+def test_a_rerun_plays_no_game_and_gives_the_same_table(tmp_path, run_cli):
+    folder = tmp_path / "class"
+    folder.mkdir()
+    shutil.copy(STARTER_ZIP, folder)
+    out = tmp_path / "out"
+    args = ["tournament", str(folder), "-a", "teeko2", "--out", str(out), "--with", "random,greedy"]
+    first = run_cli(*args, "--jobs", "2")
+    assert first.returncode == 0, first.stderr
+    assert "6 games played in" in first.stderr and "games per second" in first.stderr
+    saved = {p.name: p.stat().st_mtime_ns for p in (out / "games").glob("*.json")}
+    assert len(saved) == 6
+    table = (out / "leaderboard.csv").read_text()
+    rows = _table(out)
+    assert rows[-1]["player"] == "lnguyen"  # the starter breaks the move phase
+    game = json.loads((out / "games" / "lnguyen--kit-random--1.json").read_text())
+    assert game["layers"] and game["frames"][0]["caption"] == "the start"
+    again = run_cli(*args, "--jobs", "1", "--roster", str(ROOT / "examples" / "roster.csv"))
+    assert again.returncode == 0, again.stderr
+    assert "0 games played in" in again.stderr and "6 were saved already" in again.stderr
+    assert {p.name: p.stat().st_mtime_ns for p in (out / "games").glob("*.json")} == saved
+    names = {row["player"]: row["name"] for row in _table(out)}
+    assert names["lnguyen"] == "Nguyen, Linh"  # as the roster spells it
+    assert (out / "leaderboard.csv").read_text() == table.replace("nguyenlinh", '"Nguyen, Linh"')
+    replay = (out / "games" / "kit-random--lnguyen.html").read_text()
+    assert 'id="replays"' in replay and "lnguyen lost on ply" in replay
+
+
+def test_an_unknown_benchmark_is_one_sentence_listing_the_kits_players(tmp_path, run_cli):
+    folder = tmp_path / "class"
+    folder.mkdir()
+    shutil.copy(STARTER_ZIP, folder)
+    done = run_cli(
+        "tournament", str(folder), "-a", "teeko2", "--out", str(tmp_path / "o"),
+        "--with", "grandmaster", expect_ok=False,
+    )  # fmt: skip
+    assert done.returncode == 2
+    assert "no player 'grandmaster'" in done.stderr and "answer-key" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(1200)
+def test_the_example_class_tournament_puts_the_solution_first_and_the_starter_last(
+    tmp_path, run_cli
+):
+    out = tmp_path / "out"
+    done = run_cli(
+        "tournament", str(EXAMPLES), "-a", "teeko2", "--out", str(out), "--with", "solution",
+        "--rubric", str(quick_rubric(tmp_path)), "--jobs", "2", timeout=1100,
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    rows = _table(out)
+    assert len(rows) == 9  # the eight students and the kit's solution
+    assert rows[0]["player"] in ("kit-solution", "bbadger")  # bbadger handed in the solution
+    assert rows[-1]["player"] == "lnguyen"  # the starter
+    assert "72 games played in" in done.stderr
+    board = json.loads((out / "leaderboard.json").read_text())
+    assert {p["player"] for p in board["players"]} >= {"kit-solution", "ytanaka", "10006"}
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(300)
+def test_a_swiss_tournament_plays_its_rounds_without_a_repeat(tmp_path, run_cli):
+    folder = tmp_path / "class"
+    folder.mkdir()
+    shutil.copy(STARTER_ZIP, folder)
+    out = tmp_path / "out"
+    done = run_cli(
+        "tournament", str(folder), "-a", "teeko2", "--out", str(out),
+        "--with", "random,greedy,minimax2", "--format", "swiss", "--rounds", "2",
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    games = [json.loads(p.read_text()) for p in (out / "games").glob("*.json")]
+    assert sorted(g["round"] for g in games) == [1] * 4 + [2] * 4
+    pairs = {
+        r: {frozenset((g["first"], g["second"])) for g in games if g["round"] == r} for r in (1, 2)
+    }
+    assert len(pairs[1]) == len(pairs[2]) == 2 and not pairs[1] & pairs[2]
+    assert all(row["games"] == "4" for row in _table(out))
+    board = json.loads((out / "leaderboard.json").read_text())
+    assert board["format"] == "swiss" and board["rounds"] == 2
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(300)
+def test_a_timeout_and_a_crash_lose_the_game_with_the_reason(tmp_path, run_cli):
+    starter = (ROOT / "starter" / "teeko2" / "game.py").read_text()
+    head = "    def make_move(self, state) -> list:\n"
+    assert head in starter
+    folder = tmp_path / "class"
+    for student, body in (("sleepy", "import time; time.sleep(30)"), ("crashy", "1 / 0")):
+        (folder / student).mkdir(parents=True)
+        source = starter.replace(head, f"{head}        {body}\n", 1)
+        (folder / student / "game.py").write_text(source)
+    rubric = tmp_path / "short.toml"
+    rubric.write_text(COURSE_TOML.read_text().replace("call_seconds = 10.5", "call_seconds = 1.0"))
+    out = tmp_path / "out"
+    done = run_cli(
+        "tournament", str(folder), "-a", "teeko2", "--out", str(out), "--rubric", str(rubric),
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    games = {p.stem: json.loads(p.read_text()) for p in (out / "games").glob("*.json")}
+    first = games["crashy--sleepy--1"]  # crashy moves first, and crashes at once
+    assert first["winner"] == "sleepy" and first["fault"] == "crashy"
+    assert "crashy lost on ply 1" in first["reason"] and "ZeroDivisionError" in first["reason"]
+    second = games["sleepy--crashy--1"]  # sleepy moves first, and runs out of time
+    assert second["winner"] == "crashy" and second["fault"] == "sleepy"
+    assert "sleepy lost on ply 1" in second["reason"] and "after 1 s" in second["reason"]
+    assert all(row["forfeits"] == "1" for row in _table(out))
