@@ -29,7 +29,7 @@ from autograder.grading.report import (
 from autograder.grading.scoring import Evidence, Grade
 from autograder.play.referee import Ply
 
-__all__ = ["feedback_html", "game_frames", "replay_frames", "replay_page"]
+__all__ = ["feedback_html", "game_frames", "page_start", "replay_frames", "replay_page"]
 
 _STYLE = """
 body{font:15px/1.45 system-ui,sans-serif;margin:1.5em auto;max-width:60em;padding:0 1em;
@@ -79,6 +79,18 @@ document.addEventListener("keydown",e=>{const p=players[current];if(!p)return;
 })();
 """
 )
+
+
+def page_start(title: str, style: str | None = None) -> list[str]:
+    """The opening of every page the kit writes: its head, with its style sheet (the
+    feedback's unless ``style``), and ``title`` as its heading; offline, nothing fetched."""
+    return [
+        "<!doctype html>",
+        '<html lang="en"><head><meta charset="utf-8">',
+        '<meta name="viewport" content="width=device-width, initial-scale=1">',
+        f"<title>{escape(title)}</title><style>{style or _STYLE}</style></head><body>",
+        f"<h1>{escape(title)}</h1>",
+    ]
 
 
 def _json_for_script(value: object) -> str:
@@ -185,12 +197,8 @@ def replay_page(
     """A page of replays alone (a tournament's games): ``lines`` above them, each game as
     :func:`replay_frames` made it with its ``title``; the same player as feedback.html's."""
     out = [
-        "<!doctype html>",
-        '<html lang="en"><head><meta charset="utf-8">',
-        '<meta name="viewport" content="width=device-width, initial-scale=1">',
-        f"<title>{escape(title)}</title><style>{_STYLE}</style></head><body>",
-        f"<h1>{escape(title)}</h1>",
-        *(f"<p>{line}</p>" for line in lines),
+        *page_start(title),
+        *(f"<p>{escape(line)}</p>" for line in lines),
         "<p>Step with the buttons or the arrow keys; click a move to jump to it.</p>",
         *(_game_html(game) for game in games),
     ]
@@ -234,11 +242,8 @@ def feedback_html(
     colours = dict(pack.colours)
     title = f"{pack.title} autograder feedback"
     out = [
-        "<!doctype html>",
-        '<html lang="en"><head><meta charset="utf-8">',
-        '<meta name="viewport" content="width=device-width, initial-scale=1">',
-        f"<title>{escape(title)}</title><style>{_STYLE}</style></head><body>",
-        f"<h1>{escape(title)}</h1><ul>",
+        *page_start(title),
+        "<ul>",
         *(f"<li>{escape(line)}</li>" for line in header_lines(grade, notes)),
         "</ul>",
         f'<p class="score">Score: {grade.score:g}/{grade.max_score}</p>',

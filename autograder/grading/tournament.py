@@ -19,6 +19,7 @@ from html import escape
 from typing import Any
 
 from autograder.errors import GraderError
+from autograder.grading.html import page_start
 from autograder.grading.rubric import Tier
 
 __all__ = [
@@ -229,11 +230,7 @@ def leaderboard_html(
     cells = head_to_head(games)
     points = band_points(table)
     out = [
-        "<!doctype html>",
-        '<html lang="en"><head><meta charset="utf-8">',
-        '<meta name="viewport" content="width=device-width, initial-scale=1">',
-        f"<title>{escape(title)}</title><style>{_STYLE}</style></head><body>",
-        f"<h1>{escape(title)}</h1>",
+        *page_start(title, _STYLE),
         *(f"<p>{escape(line)}</p>" for line in lines),
         "<table><tr><th>rank</th><th>player</th><th>rating</th><th>μ ± σ</th>"
         "<th>wins</th><th>draws</th><th>losses</th><th>of them forfeits</th>"
