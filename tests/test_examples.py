@@ -127,13 +127,13 @@ def test_the_board_abc_example_class_keeps_its_grades_and_names_each_mistake(run
     _tactics_summary_is_the_feedbacks(out)
     with (out / "grades.csv").open() as handle:
         notes = {row["student"]: row["note"] for row in csv.DictReader(handle)}
-    assert notes["30001"] == "handed in with minimax.py: board.py, connectfour.py, tictactoe.py"
-    assert "the attempt also holds" not in _feedback(out, "30001")
+    assert notes["ralvarez"] == "handed in with minimax.py: board.py, connectfour.py, tictactoe.py"
+    assert "the attempt also holds" not in _feedback(out, "ralvarez")
     board = "    -----\n"  # a tic-tac-toe board drawn under the message
     mutates = _feedback(out, "wchen")
     assert "changed the board it was called on; copy the position and change the copy" in mutates
     assert board in mutates
-    assert "so it does not stop at max_depth" in _feedback(out, "30004")
+    assert "so it does not stop at max_depth" in _feedback(out, "ldubois")
     is_draw = _feedback(out, "keze")
     assert "is_draw is True; it should be False: a line is complete\n  position:" in is_draw
     assert "X|X|X" in is_draw
