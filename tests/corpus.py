@@ -927,7 +927,7 @@ _attempt("code", lambda: _attempt.__code__.replace())
 _attempt("hook", lambda: _sys.addaudithook(lambda *args: None))
 """
 _REFUSED_ROUTES = (
-    "the grader refused what only a submission reaching into the grader does: walked the call "
+    "the grader refused what could reach into the grader (no points taken): walked the call "
     "stack (sys._getframe); read a frame (traceback.tb_frame); searched the grader's objects "
     "(gc.get_objects)"
 )
@@ -1370,7 +1370,7 @@ ATTACKS: dict[str, Attack] = {
         patched(prelude=_REACHES_IN_BY_OTHER_MEANS),
         _grade(**PRINTED),
         # each attempt is refused and named (the printed lines say so too, cut to three)
-        "the grader refused what only a submission reaching into the grader does: opened a "
+        "the grader refused what could reach into the grader (no points taken): opened a "
         "process's memory (/proc/.../mem); used ctypes (ctypes.string_at); installed a tracer "
         "(sys.settrace); installed a profiler (sys.setprofile); read the threads' frames "
         "(sys._current_frames); searched the grader's objects (gc.get_referrers); built a code "

@@ -342,3 +342,19 @@ def test_a_starved_call_is_stopped_on_its_own_time_or_by_a_backstop_stretched_by
     assert reply.status is Status.TIMEOUT and reply.by_wall is by_wall, reply.detail
     assert reply.seconds == pytest.approx(wall, abs=0.02)
     assert reply.cpu_seconds == pytest.approx(wall / 5, abs=0.01)
+
+
+def test_logging_works_and_is_not_reported_as_reaching_into_the_grader(tmp_path):
+    """logging looks up its caller's line with ``sys._getframe``: refused as at the stack's end
+    (the record says "(unknown file)"), and honest code that logs is not named for it; a
+    submission's own ``sys._getframe`` still is."""
+    logs = "logging.getLogger('ai').warning('thinking %s', 1)\nreturn [(0, 0)]"
+    with _real(tmp_path, _player(logs, "import logging")) as proc:
+        reply = _constructed(proc).request({"op": "move"}, 2, "make_move")
+        assert reply.ok, reply.detail
+        assert "thinking 1" in reply.printed
+        assert proc.refused == []
+    walks = "import sys\ntry:\n    sys._getframe(1)\nexcept ValueError:\n    pass\nreturn [(0, 0)]"
+    with _real(tmp_path, _player(walks)) as proc:
+        assert _constructed(proc).request({"op": "move"}, 2, "make_move").ok
+        assert proc.refused == ["walked the call stack (sys._getframe)"]

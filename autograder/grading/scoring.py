@@ -286,7 +286,7 @@ def _packaging(
         notes.append(f"also handed in: {shown}")
     if refused:
         notes.append(
-            "the grader refused what only a submission reaching into the grader does: "
+            "the grader refused what could reach into the grader (no points taken): "
             + "; ".join(refused)
         )
     noted = tuple(Evidence("the submission's process", f"refused: {what}") for what in refused)

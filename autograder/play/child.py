@@ -186,6 +186,9 @@ def _install_guard(reader_of_tracebacks: object) -> list[str]:
 
     armed, inside, refused = [False], set[int](), list[str]()
     readers, getframe, me_now = _frame_readers(), sys._getframe, _thread_id
+    # logging looks for its caller's file and line on every record: refused as at the stack's
+    # end (it then writes "(unknown file)"), and not reported, since honest code logs
+    unrecorded = {os.path.join(os.path.dirname(os.__file__), "logging", "__init__.py")}
     real_signal, real_getsignal, real_create = (
         _signal.signal,
         _signal.getsignal,
@@ -246,11 +249,13 @@ def _install_guard(reader_of_tracebacks: object) -> list[str]:
         what = _refusal(event, args)
         if what is None:
             return
-        if event == "sys._getframe" and caller(me) in readers:
+        code = caller(me) if event == "sys._getframe" else None
+        if code is not None and code in readers:
             return
         if event == "object.__getattr__" and caller(me) is reader_of_tracebacks:
             return
-        if what not in refused and len(refused) < _MAX_REFUSED:
+        quiet = getattr(code, "co_filename", None) in unrecorded
+        if not quiet and what not in refused and len(refused) < _MAX_REFUSED:
             refused.append(what)
         if event == "sys._getframe":
             raise CallStackEnd("call stack is not deep enough")
