@@ -18,7 +18,7 @@ import shutil
 import tempfile
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, CancelledError, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -411,17 +411,25 @@ def _save(
     if job.stop.is_set():
         raise _Stopped
     record = replace(record, fingerprint=job.fingerprint.as_dict())
-    folder = _student_dir(out, job.entry.student)
     files = {"feedback.md": feedback, "results.json": results}
     if page is not None:  # else no page: an older one would describe another grade
         files["feedback.html"] = page
     files["record.json"] = record.to_json()  # its presence means done
+    _write_student(job, out, files)
+    return record
+
+
+def _write_student(job: _Job, out: Path, files: Mapping[str, str | bytes]) -> None:
+    """The student's folder replaced whole by ``files``, here or for a remote worker's grade;
+    a failed write stops the batch (:class:`_WriteFailed`)."""
+    if job.stop.is_set():
+        raise _Stopped
+    folder = _student_dir(out, job.entry.student)
     try:
         replace_folder(folder, files)
     except OSError as err:
         job.stop.set()  # the next students' files would not fit either
         raise _WriteFailed(f"cannot write {folder}: {err.strerror or err}") from err
-    return record
 
 
 # grades one student, somewhere: (job, assignment, rubric, seed, out, processes) -> its future

@@ -25,14 +25,12 @@ from autograder.classroom.batch import (
     _Job,
     _Later,
     _Processes,
-    _Stopped,
-    _WriteFailed,
+    _write_student,
 )
 from autograder.classroom.fingerprint import Fingerprint
 from autograder.classroom.records import Entry, Record
 from autograder.classroom.tournament import short_layers
 from autograder.errors import GraderError
-from autograder.files import replace_folder
 from autograder.games import find_assignment
 from autograder.games.pack import Assignment
 from autograder.grading.rubric import Rubric
@@ -165,15 +163,8 @@ def grade_remotely(
 
 def _write_back(result: tuple[Record, dict[str, bytes]], out: Path, job: _Job) -> Record:
     """A remote student's folder written here whole, as the batch writes a local one."""
-    if job.stop.is_set():
-        raise _Stopped
     record, made = result
-    folder = out / "students" / job.entry.student
-    try:
-        replace_folder(folder, made)
-    except OSError as err:
-        job.stop.set()  # the next students' files would not fit either
-        raise _WriteFailed(f"cannot write {folder}: {err.strerror or err}") from err
+    _write_student(job, out, made)
     return record
 
 
