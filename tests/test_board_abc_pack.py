@@ -26,7 +26,7 @@ from autograder.games.boardabc import tictactoe as ttt
 from autograder.games.connect4 import rules as c4rules
 from autograder.grading.rubric import load_rubric
 from autograder.grading.scoring import score
-from autograder.play.referee import Checked, Session
+from autograder.play.records import Checked, Session
 
 pytestmark = pytest.mark.timeout(60)
 

@@ -25,7 +25,7 @@ from autograder.grading.report import REPRODUCE
 from autograder.oracle import cache_path
 from autograder.oracle.codes import DRAW, LOSS, WIN, Verdict
 from autograder.play.host import Status
-from autograder.play.referee import Call
+from autograder.play.records import Call
 from tests.conftest import fast_solution
 
 # Black to move holds (0,0), (0,1), (0,2): (0,3) wins at once. Red holds three of row 4.

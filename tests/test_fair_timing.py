@@ -22,10 +22,12 @@ import pytest
 from autograder.classroom.submission import load_warning
 from autograder.games.teeko.probes import probe_positions
 from autograder.grading.scoring import score
+from autograder.play.budget import Budget
 from autograder.play.busy import alone, sharing
 from autograder.play.host import Reply, Status
 from autograder.play.protocol import encode
-from autograder.play.referee import Budget, Call, Referee, Session
+from autograder.play.records import Call, Session
+from autograder.play.referee import Referee
 from autograder.play.sandbox import available
 from tests.conftest import COURSE_TOML, ROOT, assignment, course_rubric, fast_solution
 

@@ -18,7 +18,7 @@ from autograder.grading.report import results_json
 from autograder.grading.rubric import load_rubric
 from autograder.grading.scoring import score
 from autograder.play.host import Status
-from autograder.play.referee import Call, Game, Session
+from autograder.play.records import Call, Game, Session
 from tests.conftest import COURSE_TOML, TEEKO, assignment
 
 pytestmark = pytest.mark.timeout(60)

@@ -7,7 +7,7 @@ import pytest
 from autograder.games import find_assignment
 from autograder.games.teeko.rules import parse_position
 from autograder.play.host import Reply, Status
-from autograder.play.referee import _judge
+from autograder.play.judge import judge
 
 TEEKO = find_assignment("teeko")
 CONNECT4 = find_assignment("connect4")
@@ -25,7 +25,7 @@ def _changes(*squares: list[object], count: int | None = None) -> dict[str, obje
 
 def test_a_changed_state_names_each_square_before_and_after_in_the_games_words():
     changes = _changes([3, 1, " ", "b"], [0, 0, "b", " "])
-    call = _judge(
+    call = judge(
         TEEKO,
         "probe 1",
         POS,
@@ -38,7 +38,7 @@ def test_a_changed_state_names_each_square_before_and_after_in_the_games_words()
 
 def test_many_changed_squares_are_named_up_to_four_and_counted():
     changes = _changes(*([r, 0, " ", "r"] for r in range(1, 5)), count=9)
-    call = _judge(TEEKO, "probe 1", POS, _reply(state_changed=True, state_changes=changes))
+    call = judge(TEEKO, "probe 1", POS, _reply(state_changed=True, state_changes=changes))
     assert call.changed == (
         "the state passed to it: squares A1 (' ' → 'r'), A2 (' ' → 'r'), A3 (' ' → 'r'), "
         "A4 (' ' → 'r') and 5 more"
@@ -47,7 +47,7 @@ def test_many_changed_squares_are_named_up_to_four_and_counted():
 
 def test_a_new_own_board_is_said_apart_from_the_state():
     board = _changes([4, 4, " ", "r"])
-    call = _judge(TEEKO, "probe 1", POS, _reply(board_changed=True, board_changes=board))
+    call = judge(TEEKO, "probe 1", POS, _reply(board_changed=True, board_changes=board))
     assert call.changed == "the player's own board (self.board): square E4 (' ' → 'r')"
 
 
@@ -67,13 +67,13 @@ def test_a_new_own_board_is_said_apart_from_the_state():
 def test_changes_the_grader_cannot_read_still_cost_the_points_without_squares(changes):
     """The child is the submission's process: what it says is checked, and never trusted to
     name a square that is not on the board."""
-    call = _judge(TEEKO, "probe 1", POS, _reply(state_changed=True, state_changes=changes))
+    call = judge(TEEKO, "probe 1", POS, _reply(state_changed=True, state_changes=changes))
     assert call.changed == "the state passed to it"
 
 
 def test_a_changed_cell_is_shown_short_and_escaped():
     changes = _changes([0, 1, " ", "\x1b[31m" + "x" * 500])
-    call = _judge(TEEKO, "probe 1", POS, _reply(state_changed=True, state_changes=changes))
+    call = judge(TEEKO, "probe 1", POS, _reply(state_changed=True, state_changes=changes))
     assert call.changed == "the state passed to it: square B0 (' ' → '\\x1b[31mxxx')"
 
 
@@ -84,5 +84,5 @@ def test_connect_four_names_a_square_as_the_student_indexes_it():
         Status.OK,
         {"move": 3, "state_changed": True, "board_changed": False, "state_changes": changes},
     )
-    call = _judge(CONNECT4, "probe 1", pos, reply)
+    call = judge(CONNECT4, "probe 1", pos, reply)
     assert call.changed == "the state passed to it: square [0][0] (' ' → 'y')"

@@ -25,7 +25,7 @@ from autograder.grading.report import (
 )
 from autograder.grading.scoring import Grade, score
 from autograder.play.host import Status
-from autograder.play.referee import Call, Game, Ply, Session
+from autograder.play.records import Call, Game, Ply, Session
 from tests.conftest import ROOT, assignment, course_rubric
 from tests.test_scoring import DROP, MOVE
 

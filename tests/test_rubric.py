@@ -110,7 +110,7 @@ def test_visibility_goes_into_results_json_and_nowhere_else(tmp_path):
     """Gradescope's words per criterion and for the header; local reports show everything."""
     from autograder.grading.report import markdown, results_json
     from autograder.grading.scoring import score
-    from autograder.play.referee import Session
+    from autograder.play.records import Session
 
     path = tmp_path / "course.toml"
     path.write_text(DEFAULT_TEXT + '\n[visibility]\nwins = "after_published"\nstdout = "hidden"\n')

@@ -13,7 +13,7 @@ import pytest
 from autograder.games.teeko.probes import probe_positions
 from autograder.grading.scoring import Grade, score
 from autograder.play.host import Status
-from autograder.play.referee import Call, Game, Session
+from autograder.play.records import Call, Game, Session
 from tests.conftest import assignment, course_rubric
 
 RUBRIC = course_rubric()

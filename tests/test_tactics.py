@@ -26,7 +26,7 @@ from autograder.grading.rubric import load_rubric
 from autograder.grading.scoring import Criterion, score
 from autograder.oracle.player import tactics_solver
 from autograder.play.host import Status
-from autograder.play.referee import Call, Checked, Session
+from autograder.play.records import Call, Checked, Session
 from tests.conftest import assignment
 
 C4 = assignment("connect4")

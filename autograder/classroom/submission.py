@@ -14,7 +14,8 @@ from autograder.grading.scoring import Grade, score
 from autograder.oracle.player import tactics_solver
 from autograder.play.again import measure_again, slow_calls
 from autograder.play.busy import busy_note
-from autograder.play.referee import Session, Spawner, default_spawner, run_session
+from autograder.play.records import Session
+from autograder.play.referee import Spawner, default_spawner, run_session
 
 __all__ = ["Graded", "grade_submission", "wants_again", "graded_again", "load_warning"]
 

@@ -35,7 +35,7 @@ from autograder.grading.rubric import Rubric
 from autograder.oracle.cache import OracleError
 from autograder.oracle.player import oracle_for, perfect_opponent, within_reach
 from autograder.play.match import Entrant, play_match
-from autograder.play.referee import Ply
+from autograder.play.records import Ply
 from autograder.play.sandbox import available
 
 __all__ = [

@@ -22,7 +22,9 @@ from autograder.oracle import (
     perfect_opponent,
     within_reach,
 )
-from autograder.play.referee import Budget, Call, Game, Referee, Spawner
+from autograder.play.budget import Budget
+from autograder.play.records import Call, Game
+from autograder.play.referee import Referee, Spawner
 
 __all__ = ["Rung", "Judged", "Puzzle", "Extras", "run_extras", "PUZZLE_KINDS"]
 

@@ -27,7 +27,7 @@ from autograder.grading.report import (
     skipped_text,
 )
 from autograder.grading.scoring import Evidence, Grade
-from autograder.play.referee import Ply
+from autograder.play.records import Ply
 
 __all__ = ["feedback_html", "game_frames", "page_start", "replay_frames", "replay_page"]
 

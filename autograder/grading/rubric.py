@@ -21,7 +21,7 @@ from typing import Any
 from autograder.errors import GraderError
 from autograder.games.pack import GamePack
 from autograder.play.launch import Limits
-from autograder.play.referee import Plan
+from autograder.play.records import Plan
 
 __all__ = [
     "Rubric",

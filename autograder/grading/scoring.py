@@ -14,7 +14,7 @@ from autograder.games.pack import move_marks
 from autograder.games.tactics import MISSED, SOONER, UNSURE, judge
 from autograder.grading.rubric import PhasePoints, Rubric, Tier
 from autograder.play.host import Status
-from autograder.play.referee import SHOWN_BEFORE, Call, Checked, Session
+from autograder.play.records import SHOWN_BEFORE, Call, Checked, Session
 
 __all__ = [
     "CRITERIA",

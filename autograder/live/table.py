@@ -1,7 +1,7 @@
 """One live game at a time, for ``autograder play``: a person against the submission's AI, or
 the AI against one of the kit's opponents, one ply a step.
 
-The submission plays from its :class:`~autograder.play.referee.Seat`: the same sandboxed
+The submission plays from its :class:`~autograder.play.seat.Seat`: the same sandboxed
 process, driver and time limit as in grading. Every move a person clicks, and every move the AI
 returns, is judged by the pack's rules before it is played; a refused move or a crash ends the
 game and is drawn on the board, never shown as a traceback.
@@ -21,7 +21,10 @@ from autograder.games.pack import DRAW, Assignment, MoveError, Opponent, move_ma
 from autograder.grading.rubric import Rubric
 from autograder.oracle.cache import OracleError
 from autograder.oracle.player import Perfect, oracle_for, perfect_opponent, within_reach
-from autograder.play.referee import Budget, Ply, Referee, Seat, call_ply, default_spawner
+from autograder.play.budget import Budget
+from autograder.play.records import Ply, call_ply
+from autograder.play.referee import Referee, default_spawner
+from autograder.play.seat import Seat
 
 __all__ = ["Table", "PROJECT_ROOT"]
 

@@ -13,7 +13,9 @@ from __future__ import annotations
 import math
 from dataclasses import replace
 
-from autograder.play.referee import Budget, Call, Referee, Session, Spawner
+from autograder.play.budget import Budget
+from autograder.play.records import Call, Session
+from autograder.play.referee import Referee, Spawner
 
 __all__ = ["measure_again", "slow_calls"]
 

@@ -1,6 +1,6 @@
 """One tournament game: two players at one board, the kit's rules in between.
 
-Each side is a submission in its own sandboxed process (a :class:`~autograder.play.referee.Seat`,
+Each side is a submission in its own sandboxed process (a :class:`~autograder.play.seat.Seat`,
 exactly as ``autograder play`` seats one, under the rubric's limits) or one of the kit's own
 players, run here. The side that makes an illegal move, crashes, times out or breaks the
 protocol loses the game, and the reason says which and how.
@@ -14,16 +14,11 @@ from pathlib import Path
 from typing import Any
 
 from autograder.games.pack import DRAW, Assignment, Opponent, move_marks
-from autograder.play.referee import (
-    Budget,
-    Plan,
-    Ply,
-    Referee,
-    Seat,
-    call_ply,
-    default_spawner,
-)
+from autograder.play.budget import Budget
+from autograder.play.records import Plan, Ply, call_ply
+from autograder.play.referee import Referee, default_spawner
 from autograder.play.sandbox import Protections
+from autograder.play.seat import Seat
 from autograder.play.untrusted import clean
 
 __all__ = ["Entrant", "Match", "play_match"]

@@ -8,401 +8,27 @@ records that scoring and the reports read; nothing here decides points.
 from __future__ import annotations
 
 import random
-import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from autograder.games import looks_like
-from autograder.games.pack import (
-    DRAW,
-    Assignment,
-    Check,
-    GamePack,
-    MoveError,
-    Noted,
-    Opponent,
-    Verdict,
-    move_marks,
-)
-from autograder.games.tactics import Exact, Probe, tactic_positions
+from autograder.games.pack import DRAW, Assignment, Check, Noted, Opponent, Verdict, move_marks
+from autograder.games.tactics import Exact, tactic_positions
+from autograder.play.budget import Budget
 from autograder.play.busy import alone, busy_note, machine_load
 from autograder.play.host import PlayerProcess, Reply, Status
+from autograder.play.judge import judge, judge_check, load_problem
 from autograder.play.launch import Launch, Limits
-from autograder.play.protocol import cut_size, decode
+from autograder.play.records import SHOWN_BEFORE, Call, Checked, Game, Plan, Ply, Session, call_ply
 from autograder.play.sandbox import Protections, available
 from autograder.play.source import script_warning
 from autograder.play.untrusted import admit
 
-__all__ = [
-    "Plan",
-    "Call",
-    "Game",
-    "Ply",
-    "call_ply",
-    "Checked",
-    "Session",
-    "Budget",
-    "Referee",
-    "Seat",
-    "Spawner",
-    "run_session",
-    "default_spawner",
-    "SHOWN_BEFORE",
-]
+__all__ = ["Referee", "Spawner", "run_session", "default_spawner"]
 
-SHOWN_BEFORE = 0.05  # seconds in the calls before make_move worth naming in a report
 _NOTES_KEPT = 4  # notes kept from one sync reply (the runner writes at most three)
 
-
-@dataclass(frozen=True)
-class Plan:
-    """What the referee plays and asks, from the rubric: games, probes per phase, limits."""
-
-    games: int = 3
-    ply_cap: int = 200
-    probes: tuple[tuple[str, int], ...] = ()  # (phase, how many) for each of the game's phases
-    limits: Limits = Limits()
-    timeouts_before_giving_up: int = 2
-    tactics: int = 0  # tactical probes (win in 1, block), where the rubric asks for them
-
-
-# ---- records ----------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Call:
-    """One ``make_move`` call: where, on what position, what came back and what was wrong."""
-
-    where: str
-    position: Any  # the pack's position
-    phase: str  # the pack's phase of ``position``
-    status: Status
-    seconds: float
-    returned: str = ""  # repr of the returned value, for reports
-    illegal: str | None = None  # the engine's reason when the move is malformed or illegal
-    format_problem: str | None = None
-    changed: str | None = None  # what make_move modified
-    printed: str = ""
-    error: str | None = None  # crash, exit, timeout: what happened instead of a move
-    move: Any = None  # the pack's move, when it was legal
-    other_seconds: float = 0.0  # of ``seconds``: the calls before make_move (construction, sync)
-    other_calls: str = ""  # what those were, for reports
-    cpu_seconds: float | None = None  # CPU time of all its processes over those calls, if known
-    child_seed: int | None = None  # the seed of the process it ran in: to play it again
-    measured: tuple[float, float] | None = None  # (first, alone) when measured again alone
-    raw: Any = None  # what the call returned, decoded (for drawing the move)
-    own_seconds: float | None = None  # its own time over those calls (host.py); None: unknown
-    skipped: bool = False  # not run: the timeout allowance was used up
-    busy: str | None = None  # stopped by the wall clock while the machine was busy: the load
-
-    @property
-    def answered(self) -> bool:
-        return self.status is Status.OK
-
-    @property
-    def judged(self) -> float:
-        """The time the rubric judges: its own time where measured, else wall time."""
-        return self.seconds if self.own_seconds is None else self.own_seconds
-
-
-@dataclass(frozen=True)
-class Ply:
-    """One move of a graded game, kept for the replay: in the student's format, with its time."""
-
-    side: str
-    move: Any  # the move as plain data (``pack.student_move``); None when the rules refused it
-    text: str  # as it was returned or played, for people
-    seconds: float | None = None  # the submission's call, as timed; None for the opponent
-    marks: tuple[tuple[int, int, str], ...] = ()  # its squares, as ``pack.marks`` draws them
-    illegal: str | None = None  # why the rules refused it
-    printed: str = ""  # what the submission printed during the call
-
-
-@dataclass(frozen=True)
-class Game:
-    number: int
-    ai_side: str
-    result: str  # "win", "loss" or "draw", for the submission
-    reason: str
-    plies: int
-    final: Any  # the pack's position
-    calls: tuple[Call, ...]
-    notes: tuple[str, ...] = ()
-    printed: str = ""  # printed outside make_move: construction, place_piece, opponent_move
-    moves: tuple[Ply, ...] = ()  # every ply, both sides', for the replay
-
-
-@dataclass(frozen=True)
-class Checked:
-    """One of the pack's checks, asked and judged: ``problem`` is None when the answer was right."""
-
-    criterion: str
-    kind: str
-    where: str
-    board: str
-    problem: str | None
-    seconds: float
-    printed: str = ""
-    explained_by: str = ""  # the verdict's: a kind of check whose fault explains this one
-    note: Noted | None = None  # a right answer's remark, reported (see ``Noted``)
-
-
-@dataclass(frozen=True)
-class Session:
-    """Everything the referee saw while grading one submission."""
-
-    submission: str
-    assignment: Assignment
-    seed: int
-    plan: Plan
-    load_error: str | None = None  # the submission could not be started at all
-    import_printed: str = ""
-    games: tuple[Game, ...] = ()
-    probes: tuple[Call, ...] = ()
-    protections: tuple[str, ...] = ()  # the sandbox layers that were active, for the report
-    tactics: tuple[tuple[Probe, Call], ...] = ()  # (the probe, the call) for each tactical probe
-    checks: tuple[Checked, ...] = ()  # the pack's checks, where it has any
-    # introspection the runner refused (its audit hook), for the report
-    refused: tuple[str, ...] = ()
-    warnings: tuple[str, ...] = ()  # about the submission's files, for every report's header
-
-    @property
-    def calls(self) -> tuple[Call, ...]:
-        games = tuple(c for g in self.games for c in g.calls)
-        return games + self.probes + tuple(call for _, call in self.tactics)
-
-
-# ---- the timeout allowance ----------------------------------------------------------------------
-
-
-class Budget:
-    """Counts confirmed hard timeouts and watches the submission's wall-time cap; past either,
-    the rest of the calls are scored as timeouts without waiting. A timeout is confirmed when
-    it was judged on the submission's own time, when the machine had a core to spare, or when
-    the call, asked again alone, was stopped again (``Referee._asked``)."""
-
-    def __init__(self, allowed: int, deadline: float | None = None) -> None:
-        self.allowed, self.used, self.deadline = allowed, 0, deadline
-
-    @property
-    def exhausted(self) -> bool:
-        out_of_time = self.deadline is not None and time.monotonic() >= self.deadline
-        return self.used >= self.allowed or out_of_time
-
-    def why(self, limits: Limits) -> str:
-        if self.used >= self.allowed:
-            return (
-                f"not run: {self.used} calls already passed the {limits.call_seconds:g} s limit, "
-                "so the rest count as timeouts"
-            )
-        return "not run: grading this submission used up its whole time allowance"
-
-    def record(self, reply: Reply) -> None:
-        if reply.status is Status.TIMEOUT:
-            self.used += 1
-
-    def confirm(self) -> None:
-        """One more timeout, confirmed by asking again."""
-        self.used += 1
-
-
-# ---- judging one reply --------------------------------------------------------------------------
-
-
-_SQUARES_SHOWN = 4  # changed squares named in a message; the rest are counted
-_CELL_SHOWN = 8  # characters of a changed cell shown (a piece is one)
-
-
-def _squares(pack: GamePack, pos: Any, changes: Any) -> str:
-    """ ": squares B3 (' ' → 'b'), …" for the squares the child says ``make_move`` changed, in
-    the pack's names; "" when it sent none we can read (it is the submission's process)."""
-    try:
-        rows = pack.cells(pos)
-        count = int(changes["count"])
-        named = []
-        for row, col, was, now in changes["squares"][:_SQUARES_SHOWN]:
-            if not (0 <= int(row) < len(rows) and 0 <= int(col) < len(rows[int(row)])):
-                return ""
-            before, after = (admit(repr(str(cell)[:_CELL_SHOWN]), "name") for cell in (was, now))
-            named.append(f"{pack.square_name(int(row), int(col))} ({before} → {after})")
-    except (TypeError, ValueError, KeyError, IndexError):
-        return ""
-    if not named or count < len(named):
-        return ""
-    more = f" and {count - len(named)} more" if count > len(named) else ""
-    return f": square{'s' if count > 1 else ''} {', '.join(named)}{more}"
-
-
-def _judge(assignment: Assignment, where: str, pos: Any, reply: Reply) -> Call:
-    pack = assignment.pack
-    phase = pack.phase(pos)
-    if not reply.ok:
-        return Call(
-            where,
-            pos,
-            phase,
-            reply.status,
-            reply.seconds,
-            printed=reply.printed,
-            error=reply.detail,
-            cpu_seconds=reply.cpu_seconds,
-            own_seconds=reply.own_seconds,
-        )
-    raw = decode(reply.data.get("move"))
-    changed = []
-    state = _squares(pack, pos, reply.data.get("state_changes"))
-    if reply.data.get("state_changed"):
-        changed.append(f"the {pack.passed} passed to it{state}")
-    if reply.data.get("board_changed"):
-        board = _squares(pack, pos, reply.data.get("board_changes"))
-        if not (reply.data.get("state_changed") and board == state):  # the same object
-            changed.append(f"the player's own board (self.board){board}")
-    try:
-        move: Any = pack.read_move(raw, pos)
-        illegal = None
-    except MoveError as err:
-        move, illegal = None, str(err)
-    problem = pack.format_problem(raw, pos)
-    size = cut_size(reply.data.get("move"))
-    if size is not None:  # the child sent the first items only: name the real length
-        shown, real = f"a list of {len(raw)} items", f"a list of {size} items"
-        illegal = illegal and illegal.replace(shown, real)
-        problem = problem and problem.replace(shown, real)
-    return Call(
-        where,
-        pos,
-        phase,
-        Status.OK,
-        reply.seconds,
-        returned=admit(repr(raw), "repr"),
-        raw=raw,
-        illegal=illegal,
-        format_problem=problem,
-        changed=" and ".join(changed) or None,
-        printed=reply.printed,
-        move=move,
-        cpu_seconds=reply.cpu_seconds,
-        own_seconds=reply.own_seconds,
-    )
-
-
-def _checked(check: Check, reply: Reply) -> Verdict | Noted | None:
-    """The judge's verdict on a check's reply; what happened instead when there is no answer."""
-    if not reply.ok:
-        return Verdict(reply.detail or "no answer came back")
-    data = {k: decode(v) if k in _DECODED else v for k, v in reply.data.items()}
-    try:
-        verdict = check.judge(data)
-    except Exception as err:  # the reply is the submission's data: it may be any shape
-        return Verdict(f"its answer could not be read ({type(err).__name__})")
-    return Verdict(verdict) if isinstance(verdict, str) else verdict
-
-
-_DECODED = ("value", "move", "fair_move")  # a check's reply: the values the student's code made
-
-
-def call_ply(pack: GamePack, side: str, pos: Any, call: Call) -> Ply:
-    """The submission's move on ``pos``, as a replay shows it (refused ones too)."""
-    move = None if call.move is None else pack.student_move(call.move)
-    return Ply(
-        side,
-        move,
-        call.returned or (call.error or "no move"),
-        call.seconds,
-        move_marks(pack, pos, call.raw),
-        None if call.move is not None else (call.illegal or call.error or "no move"),
-        call.printed,
-    )
-
-
-def _driver_text(assignment: Assignment) -> str:
-    """How the homework's driver reaches the student's code, in its course's own terms."""
-    if assignment.interface.entry:
-        return f"the grader calls {assignment.entry}, as the homework's own code does"
-    return f"the course's driver creates {assignment.entry}"
-
-
-def _absent(assignment: Assignment, defined: object) -> str:
-    """The homework's classes the submission does not define (its player class at least)."""
-    names = [n.strip() for n in defined.split(",")] if isinstance(defined, str) else []
-    absent = [c for c in assignment.classes if c not in names]
-    return " and ".join(absent) or assignment.player_class
-
-
-def _looks_like(assignment: Assignment, defined: object) -> str:
-    """``; it looks like <homework>: ...`` when the classes defined are another homework's."""
-    names = [n.strip() for n in defined.split(",")] if isinstance(defined, str) else []
-    other = looks_like(names)
-    if other is None or (other.game.name, other.interface) == (
-        assignment.game.name,
-        assignment.interface,
-    ):
-        return ""
-    course = other.interface.course or f"the {other.game.title} homework"
-    return f"; it looks like {course}: grade it with --assignment {other.name}"
-
-
-def _load_problem(reply: Reply, assignment: Assignment, limits: Limits) -> str:
-    """One sentence on why the submission could not be started, and what to do."""
-    main = assignment.main_file
-    guard = 'move the code that plays a game under `if __name__ == "__main__":`'
-    kind, error = reply.data.get("kind"), reply.data.get("error")
-    if reply.status is Status.TIMEOUT:
-        return (
-            f"importing {main} did not finish within {limits.import_seconds:g} s; if it "
-            f"plays a game or waits for input when imported, {guard}"
-        )
-    messages = {
-        "input": f"{main} called input() while being imported, and the grader gives it no "
-        f"keyboard: {guard}",
-        "syntax": f"the notebook has a syntax error ({error}); fix that cell and run it"
-        if isinstance(error, str) and " at cell " in error
-        else f"{main} has a syntax error ({error}); run `python {main}` to see where",
-        "sandbox": f"the grader could not fence the submission in ({error}), so it was not "
-        "run: this is the grader's problem, not yours; it needs grading again",
-        "files": f"{error}; submit only the files of the homework",
-        "encoding": f"Python cannot read {main}: {error}, so no import can run it; "
-        + (
-            "remove that line and save it with the UTF-8 encoding"
-            if str(error).startswith("its coding line")
-            else "save it with the UTF-8 encoding (in most editors: Save with Encoding, UTF-8)"
-        ),
-        "package": _package_problem(main, str(error), limits.packages),
-        "exit": f"{main} tried to end the program while being imported ({error}): {guard}",
-        "class": f"{main} defines no class {_absent(assignment, error)} (it defines: "
-        f"{error or 'no classes'}); "
-        f"{_driver_text(assignment)}, so keep that name{_looks_like(assignment, error)}",
-    }
-    if isinstance(kind, str) and kind in messages:
-        return messages[kind]
-    if reply.status is Status.ERROR:
-        return f"importing {main} raised {error}; fix it and run `python {main}`"
-    return f"{reply.detail}; {main} must import without ending the program"
-
-
-def _allowed_text(packages: tuple[str, ...]) -> str:
-    """``numpy and the standard library``: what a submission may import, in words."""
-    if not packages:
-        return "only the standard library"
-    return ", ".join(packages) + " and the standard library"
-
-
-def _package_problem(main: str, name: str, allowed: tuple[str, ...]) -> str:
-    if name in allowed:
-        return (
-            f"{main} imports {name}, which the rubric allows but the grading machine does not "
-            f"have (pip install {name}): this is the grader's problem, not yours; it needs "
-            "grading again"
-        )
-    return (
-        f"{main} imports {name}, which this course does not allow: the rubric allows "
-        f"{_allowed_text(allowed)}; if {name} is a file of yours, hand it in beside {main}"
-    )
-
-
-# ---- the referee --------------------------------------------------------------------------------
 
 Spawner = Callable[[int], PlayerProcess]  # child seed -> a process not yet started
 
@@ -459,7 +85,7 @@ class Referee:
         phase = self.assignment.pack.phase(pos)
         return Call(where, pos, phase, Status.TIMEOUT, float("inf"), error=detail, skipped=True)
 
-    def _new(self, side: str, pos: Any | None) -> dict[str, Any]:
+    def new_player(self, side: str, pos: Any | None) -> dict[str, Any]:
         """Construct the player for ``side``; its board is set to ``pos`` when one is given
         (a probe). ``start``, the empty board, lets a driver fit a board of another size."""
         pack = self.assignment.pack
@@ -473,7 +99,7 @@ class Referee:
             "start": start,
         }
 
-    def _ask(
+    def ask_move(
         self, proc: PlayerProcess, where: str, pos: Any, before: Sequence[tuple[Reply, str]]
     ) -> Call:
         """``make_move`` on ``pos``. The calls ``before`` it since the last move (constructing
@@ -493,7 +119,7 @@ class Referee:
         if busy is None:
             self.budget.record(reply)
         call = replace(
-            _judge(self.assignment, where, pos, reply), child_seed=proc.launch.seed, busy=busy
+            judge(self.assignment, where, pos, reply), child_seed=proc.launch.seed, busy=busy
         )
         if not before:
             return call
@@ -524,12 +150,12 @@ class Referee:
     def _asked(
         self, proc: PlayerProcess, where: str, pos: Any, before: Sequence[tuple[Reply, str]]
     ) -> tuple[Call, PlayerProcess]:
-        """``_ask``; a call the wall clock stopped while the machine was busy is asked again
+        """``ask_move``; a call the wall clock stopped while the machine was busy is asked again
         alone (same position, same seed, a fresh process, no other call of this grader beside
         it) before it counts: answered, the second call stands (its move, its time); else the
         timeout is confirmed. Returns the call and the process to go on with (the fresh one
         after asking again)."""
-        call = self._ask(proc, where, pos, before)
+        call = self.ask_move(proc, where, pos, before)
         if call.busy is None or call.child_seed is None:
             return call, proc
         proc.close()
@@ -555,10 +181,10 @@ class Referee:
         proc = self.spawn(child_seed)
         reply = proc.start()
         if reply.ok:
-            reply = proc.request(self._new(side, pos), self.limits.import_seconds, construct)
+            reply = proc.request(self.new_player(side, pos), self.limits.import_seconds, construct)
         if not reply.ok:
-            return _judge(self.assignment, where, pos, reply), proc
-        return self._ask(proc, where, pos, [(reply, construct)]), proc
+            return judge(self.assignment, where, pos, reply), proc
+        return self.ask_move(proc, where, pos, [(reply, construct)]), proc
 
     def game(
         self, number: int, opponent: tuple[str, Opponent] | None = None, label: str = "game"
@@ -586,7 +212,7 @@ class Referee:
             reply = proc.start()
             if not reply.ok:
                 return record.end("loss", reply.detail)
-            reply = proc.request(self._new(record.ai, None), limits.import_seconds, construct)
+            reply = proc.request(self.new_player(record.ai, None), limits.import_seconds, construct)
             record.printed.append(reply.printed)
             if not reply.ok:
                 return record.end("loss", reply.detail)
@@ -681,15 +307,15 @@ class Referee:
                     proc = self.spawn(self.seed + index)
                     reply = proc.start()
                     if not reply.ok:
-                        return calls, _load_problem(reply, assignment, limits), reply.printed
+                        return calls, load_problem(reply, assignment, limits), reply.printed
                     if index == 1:
                         import_printed = reply.printed
-                reply = proc.request(self._new(side, pos), limits.import_seconds, construct)
+                reply = proc.request(self.new_player(side, pos), limits.import_seconds, construct)
                 if reply.data.get("kind") == "class":
-                    return calls, _load_problem(reply, assignment, limits), import_printed
+                    return calls, load_problem(reply, assignment, limits), import_printed
                 self.budget.record(reply)
                 if not reply.ok:
-                    calls.append(_judge(assignment, where, pos, reply))
+                    calls.append(judge(assignment, where, pos, reply))
                     continue
                 call, proc = self._asked(proc, where, pos, [(reply, construct)])
                 if reply.printed:
@@ -728,7 +354,11 @@ class Referee:
                         {"op": "check", **check.request}, limits.call_seconds, check.kind
                     )
                     self.budget.record(reply)
-                    verdict, seconds, printed = _checked(check, reply), reply.seconds, reply.printed
+                    verdict, seconds, printed = (
+                        judge_check(check, reply),
+                        reply.seconds,
+                        reply.printed,
+                    )
                 failed = verdict if isinstance(verdict, Verdict) else None
                 done.append(
                     Checked(
@@ -756,66 +386,13 @@ class Referee:
                 return None
             construct = self.assignment.entry
             if not proc.request(
-                self._new(self.assignment.pack.sides[0], None), limits.import_seconds, construct
+                self.new_player(self.assignment.pack.sides[0], None),
+                limits.import_seconds,
+                construct,
             ).ok:
                 return None
             reply = proc.request({"op": "challenge"}, limits.call_seconds, "run_challenge_test")
         return reply.ok and reply.data.get("opted_in") is True
-
-
-# ---- a live game --------------------------------------------------------------------------------
-
-
-class Seat:
-    """The submission at the table of one live game (``autograder play``): one process, its
-    player built once, told the moves between its turns and asked for a move on each, exactly
-    as in a graded game, with the same time limit."""
-
-    def __init__(self, referee: Referee, side: str) -> None:
-        self.referee, self.side = referee, side
-        self.proc: PlayerProcess | None = None
-        self.own: Any = None  # its last move, as plain data, until it is told
-        self.before: list[tuple[Reply, str]] = []
-        self.number = 0
-
-    def open(self) -> str | None:
-        """Start the process and build the player; a sentence saying why not, or None."""
-        referee = self.referee
-        self.proc = referee.spawn(referee.seed)
-        reply = self.proc.start()
-        if not reply.ok:
-            return _load_problem(reply, referee.assignment, referee.limits)
-        construct = referee.assignment.entry
-        reply = self.proc.request(
-            referee._new(self.side, None), referee.limits.import_seconds, construct
-        )
-        if not reply.ok:
-            return reply.detail
-        self.before = [(reply, construct)]
-        return None
-
-    def move(self, pos: Any, theirs: Any) -> Call:
-        """Its move on ``pos``, told first its own last move and ``theirs`` (plain data)."""
-        referee, pack = self.referee, self.referee.assignment.pack
-        assert self.proc is not None, "open the seat first"
-        self.number += 1
-        where = f"move {self.number}"
-        sync = self.proc.request(
-            {"op": "sync", "own": self.own, "opp": theirs, "state": pack.state(pos)},
-            referee.limits.call_seconds,
-            "place_piece/opponent_move",
-        )
-        if not sync.ok:
-            return _judge(referee.assignment, where, pos, sync)
-        call = referee._ask(self.proc, where, pos, [*self.before, (sync, "sync")])
-        self.before = []
-        self.own = None if call.move is None else pack.student_move(call.move)
-        return call
-
-    def close(self) -> None:
-        if self.proc is not None:
-            self.proc.close()
-            self.proc = None
 
 
 # ---- a whole submission -------------------------------------------------------------------------
