@@ -33,6 +33,8 @@ __all__ = [
     "UnknownAssignmentError",
     "DRAW",
     "shown",
+    "Outcome",
+    "must_pass",
 ]
 
 DRAW = "draw"  # what ``GamePack.result`` says of a game over without a winner (a full board)
@@ -82,6 +84,15 @@ class Variant(Protocol):
 
 # (position, the referee's seeded generator) -> a legal move; runs in the grader.
 Opponent = Callable[[Any, random.Random], Any]
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a game ended, in the game's words: ``winner`` is a side, or None for a draw;
+    ``reason`` says why ("more discs: 20 to 16", "four in a row", "the board is full")."""
+
+    winner: str | None
+    reason: str
 
 
 @dataclass(frozen=True)
@@ -177,10 +188,26 @@ class GamePack:
     missing: Callable[[Mapping[str, bytes]], str | None] = lambda sources: None
     # -- other courses' interfaces to the same game: name -> interface (see :class:`Interface`)
     interfaces: Mapping[str, Interface] = field(default_factory=dict)
+    # -- passes and outcomes -----------------------------------------------------------------
+    # the move that means "pass" when the side to move has no other; None: the game has no
+    # passes. Where the side to move must pass, ``legal_moves`` returns ``[pass_move]``.
+    pass_move: Any = None
+    # P -> how the game ended, in the game's words (None while it goes on); None: the kit
+    # words it from ``result`` and ``goal`` ("you completed a goal", "the board is full")
+    outcome: Callable[[Any], Outcome | None] | None = None
 
     @property
     def goal_one(self) -> str:
         return f"an {self.goal}" if self.goal[0] in "aeiou" else f"a {self.goal}"
+
+
+def must_pass(pack: GamePack, pos: Any) -> bool:
+    """Whether the side to move on ``pos`` must pass: the game has passes, it is not over, and
+    its legal moves are the pass alone (or none). The referee plays such a pass itself."""
+    if pack.pass_move is None or pack.result(pos) is not None:
+        return False
+    moves = list(pack.legal_moves(pos))
+    return not moves or moves == [pack.pass_move]
 
 
 # The pack's fields an interface may replace: what the student writes and how it is called.

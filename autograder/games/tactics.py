@@ -2,7 +2,9 @@
 
 A position is a *win in 1* when a move of the side to move ends the game in its favour, and a
 *block* when it has no such move but some of its moves let the other side win at once and
-some do not; both are found from the pack's own rules, one and two plies deep.
+some do not; both are found from the pack's own rules, one and two plies deep. They follow the
+real next mover: a side that must pass has no tactic, and a move after which the same side
+moves again (the other must pass) lets no one win at once.
 
 A move is judged by what it keeps: right when it keeps the position's best game-theoretic
 outcome (a forced win stays a forced win, a draw a draw), which an exact solver gives where it
@@ -20,7 +22,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from autograder.games.pack import GamePack
+from autograder.games.pack import GamePack, must_pass
 
 __all__ = [
     "KINDS",
@@ -83,16 +85,19 @@ def _wins(pack: GamePack, pos: Any, move: Any) -> bool:
 
 
 def _lets_win(pack: GamePack, pos: Any, move: Any) -> bool:
-    """After ``move`` the other side can win at once."""
+    """After ``move`` the other side can win at once: never when the game is over, nor when the
+    same side moves again (the other must pass)."""
     after = pack.play(pos, move)
-    if pack.result(after) is not None:
+    if pack.result(after) is not None or must_pass(pack, after):
+        return False
+    if pack.turn(after) == pack.turn(pos):
         return False
     return any(_wins(pack, after, reply) for reply in pack.legal_moves(after))
 
 
 def classify(pack: GamePack, pos: Any) -> str | None:
-    """The tactic ``pos`` holds for the side to move, or None."""
-    if pack.result(pos) is not None:
+    """The tactic ``pos`` holds for the side to move, or None (a side that must pass has none)."""
+    if pack.result(pos) is not None or must_pass(pack, pos):
         return None
     moves = list(pack.legal_moves(pos))
     if any(_wins(pack, pos, move) for move in moves):

@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from html import escape
 from typing import Any
 
-from autograder.games.pack import Assignment
+from autograder.games.pack import Assignment, must_pass
 from autograder.games.svg import SVG_JS, board_svg
 from autograder.grading.extras import Extras
 from autograder.grading.report import (
@@ -145,7 +145,9 @@ def replay_frames(
             else f" in {ply.seconds:.2f} s"
         )
         text = f"ply {number}, {who(ply)} ({assignment.side_name(ply.side)}): {ply.text}{took}"
-        if ply.illegal is None and ply.move is not None:
+        if ply.illegal is None and must_pass(pack, pos):  # a forced pass, played by the referee
+            pos = pack.play(pos, pack.pass_move)
+        elif ply.illegal is None and ply.move is not None:
             pos = pack.play(pos, pack.read_move(ply.move, pos))
         else:
             text += f" — refused: {ply.illegal}"

@@ -17,12 +17,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from autograder.games.pack import DRAW, Assignment, MoveError, Opponent, move_marks
+from autograder.games.pack import DRAW, Assignment, MoveError, Opponent, move_marks, must_pass
 from autograder.grading.rubric import Rubric
 from autograder.oracle.cache import OracleError
 from autograder.oracle.player import Perfect, oracle_for, perfect_opponent, within_reach
 from autograder.play.budget import Budget
-from autograder.play.records import Ply, call_ply
+from autograder.play.records import Ply, call_ply, pass_ply
 from autograder.play.referee import Referee, default_spawner
 from autograder.play.seat import Seat
 
@@ -58,7 +58,6 @@ class Table:
     over: str | None = None
     seat: Seat | None = None
     other: Seat | None = None  # the reference solution, when it is the opponent
-    last_other: Any = None  # the last move the AI has not been told yet (plain data)
     rng: random.Random = field(default_factory=random.Random)
 
     # ---- who plays ------------------------------------------------------------------------
@@ -109,7 +108,7 @@ class Table:
             self.ai_side = ai_side if ai_side in pack.sides else pack.sides[1]
             self.opponent = opponent if opponent in self.opponents else "random"
             self.pos = pack.start(self.assignment.variant)
-            self.plies, self.clicks, self.over, self.last_other = [], [], None, None
+            self.plies, self.clicks, self.over = [], [], None
             self.rng = random.Random(f"play:{self.seed}")
             self.seat = Seat(self._referee(self.source_dir), self.ai_side)
             problem = self.seat.open()
@@ -125,8 +124,8 @@ class Table:
                     self.over, self.message = "the reference could not start", problem
                     return
             self.message = self._prompt()
-            if self.mode == "play" and pack.turn(self.pos) == self.ai_side:
-                self._ai_move()
+            if self.mode == "play":
+                self._advance()
 
     def _other(self, side: str) -> str:
         first, second = self.assignment.pack.sides
@@ -151,33 +150,60 @@ class Table:
 
     # ---- playing --------------------------------------------------------------------------
 
-    def _play(self, ply: Ply, move: Any) -> None:
-        """``move`` played, shown as ``ply``; the game over when it ends it."""
+    def _play(self, ply: Ply, move: Any, passed: bool = False) -> None:
+        """``move`` played, shown as ``ply`` and told to the seats that did not make it (a
+        forced pass to both); the game over when it ends it."""
         pack = self.assignment.pack
+        for seat in (self.seat, self.other):
+            if seat is not None and (seat.side != ply.side or passed):
+                seat.played(ply.side, ply.move, passed)
         self.pos = pack.play(self.pos, move)
         self.plies.append(ply)
         result = pack.result(self.pos)
-        if result is not None:
+        ended = pack.outcome(self.pos) if result is not None and pack.outcome else None
+        if ended is not None:
+            if ended.winner is None:
+                self.over = "a draw"
+            else:
+                self.over = f"{self._who(ended.winner)} ({self._name(ended.winner)}) won"
+            self.message = f"game over: {self.over} ({ended.reason})"
+        elif result is not None:
             if result == DRAW:
                 self.over = "a draw"
             else:
-                who = (
-                    "the AI"
-                    if result == self.ai_side
-                    else ("you" if self.mode == "play" else "the opponent")
-                )
-                self.over = f"{who} ({self._name(result)}) won"
+                self.over = f"{self._who(result)} ({self._name(result)}) won"
             self.message = f"game over: {self.over}"
         elif len(self.plies) >= self.rubric.ply_cap:
             self.over = "a draw by the ply cap"
             self.message = f"game over: {self.over} ({self.rubric.ply_cap} plies)"
 
+    def _who(self, side: str) -> str:
+        if side == self.ai_side:
+            return "the AI"
+        return "you" if self.mode == "play" else "the opponent"
+
+    def _pass(self) -> None:
+        """A forced pass, played here: neither the AI nor the person is asked."""
+        pack = self.assignment.pack
+        self._play(pass_ply(pack, pack.turn(self.pos)), pack.pass_move, passed=True)
+
+    def _advance(self) -> None:
+        """Playing against a person: the forced passes and the AI's moves, until the person
+        is to move or the game is over."""
+        pack = self.assignment.pack
+        while not self.over:
+            if must_pass(pack, self.pos):
+                self._pass()
+            elif pack.turn(self.pos) == self.ai_side:
+                self._ai_move()
+            else:
+                return
+
     def _ai_move(self) -> None:
         """The AI's move, asked of the sandboxed process; a refused one ends the game."""
         pack = self.assignment.pack
         assert self.seat is not None
-        call = self.seat.move(self.pos, self.last_other)
-        self.last_other = None
+        call = self.seat.move(self.pos)
         ply = call_ply(pack, self.ai_side, self.pos, call)
         if call.move is None:
             problem = call.illegal or call.error or "no move came back"
@@ -191,7 +217,7 @@ class Table:
         pack = self.assignment.pack
         side = pack.turn(self.pos)
         if self.other is not None:
-            call = self.other.move(self.pos, self.last_other)
+            call = self.other.move(self.pos)
             if call.move is None:
                 self.over = "the reference solution failed"
                 self.message = call.illegal or call.error or "no move came back"
@@ -201,7 +227,6 @@ class Table:
             move = self._choose()(self.pos, self.rng)
         plain = pack.student_move(move)
         self._play(Ply(side, plain, repr(plain), marks=move_marks(pack, self.pos, plain)), move)
-        self.last_other = plain
 
     def _choose(self) -> Opponent:
         pack = self.assignment.pack
@@ -233,9 +258,7 @@ class Table:
             plain = pack.student_move(move)
             marks = move_marks(pack, self.pos, raw)
             self._play(Ply(pack.turn(self.pos), plain, repr(plain), marks=marks), move)
-            self.last_other = plain
-            if not self.over:
-                self._ai_move()
+            self._advance()
             self.message = self._prompt()
 
     def step(self) -> None:
@@ -244,7 +267,9 @@ class Table:
         with self.lock:
             if self.over or self.mode != "watch":
                 return
-            if pack.turn(self.pos) == self.ai_side:
+            if must_pass(pack, self.pos):
+                self._pass()
+            elif pack.turn(self.pos) == self.ai_side:
                 self._ai_move()
             else:
                 self._opponent_move()

@@ -11,11 +11,10 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
-from autograder.games.pack import DRAW, Assignment, Opponent, move_marks
+from autograder.games.pack import DRAW, Assignment, Opponent, move_marks, must_pass
 from autograder.play.budget import Budget
-from autograder.play.records import Plan, Ply, call_ply
+from autograder.play.records import Plan, Ply, call_ply, pass_ply
 from autograder.play.referee import Referee, default_spawner
 from autograder.play.sandbox import Protections
 from autograder.play.seat import Seat
@@ -110,12 +109,16 @@ def play_match(
             loser = sides[side].name
             return end(other.name, f"{loser} could not start: {problem}", 0, loser)
         pos = pack.start(assignment.variant)
-        told: dict[str, Any] = dict.fromkeys(pack.sides)  # each side's last move, as plain data
         plies = 0
         while (result := pack.result(pos)) is None and plies < plan.ply_cap:
             side = pack.turn(pos)
             entrant, seat = sides[side], seats[side]
-            if seat is None:
+            passed = must_pass(pack, pos)
+            if passed:  # played by the kit: no one is asked
+                move = pack.pass_move
+                data = pack.student_move(move)
+                moves.append(pass_ply(pack, side))
+            elif seat is None:
                 assert entrant.opponent is not None, "a kit player needs its opponent function"
                 move = entrant.opponent(pos, rng)
                 data = pack.student_move(move)
@@ -123,7 +126,7 @@ def play_match(
                     Ply(side, data, clean(repr(data), _SHOWN), marks=move_marks(pack, pos, data))
                 )
             else:
-                call = seat.move(pos, told[_other(pack.sides, side)])
+                call = seat.move(pos)
                 spent[side] += call.seconds if call.answered else 0.0
                 moves.append(call_ply(pack, side, pos, call))
                 if call.move is None:
@@ -133,9 +136,17 @@ def play_match(
                     return end(other.name, lost, plies, entrant.name)
                 move = call.move
                 data = pack.student_move(move)
-            told[side] = data
+            for seated, listener in seats.items():
+                if listener is not None and (seated != side or passed):
+                    listener.played(side, data, passed)
             pos = pack.play(pos, move)
             plies += 1
+        ended = pack.outcome(pos) if result is not None and pack.outcome is not None else None
+        if ended is not None:
+            if ended.winner is None:
+                return end(None, ended.reason, plies)
+            winner = sides[ended.winner].name
+            return end(winner, f"{winner} won on ply {plies}: {ended.reason}", plies)
         if result is None or result == DRAW:
             why = "the board is full" if result == DRAW else f"no {pack.goal} within {plies} plies"
             return end(None, why, plies)

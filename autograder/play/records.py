@@ -14,7 +14,17 @@ from autograder.games.tactics import Probe
 from autograder.play.host import Status
 from autograder.play.launch import Limits
 
-__all__ = ["Plan", "Call", "Ply", "Game", "Checked", "Session", "call_ply", "SHOWN_BEFORE"]
+__all__ = [
+    "Plan",
+    "Call",
+    "Ply",
+    "Game",
+    "Checked",
+    "Session",
+    "call_ply",
+    "pass_ply",
+    "SHOWN_BEFORE",
+]
 
 SHOWN_BEFORE = 0.05  # seconds in the calls before make_move worth naming in a report
 
@@ -146,3 +156,10 @@ def call_ply(pack: GamePack, side: str, pos: Any, call: Call) -> Ply:
         None if call.move is not None else (call.illegal or call.error or "no move"),
         call.printed,
     )
+
+
+def pass_ply(pack: GamePack, side: str) -> Ply:
+    """A pass ``side`` was forced to (no other legal move), played by the referee: "white
+    passes (no legal move)" in every report and replay."""
+    name = pack.side_names.get(side, side)
+    return Ply(side, pack.student_move(pack.pass_move), f"{name} passes (no legal move)")

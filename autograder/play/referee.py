@@ -13,24 +13,76 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from autograder.games.pack import DRAW, Assignment, Check, Noted, Opponent, Verdict, move_marks
+from autograder.games.pack import (
+    DRAW,
+    Assignment,
+    Check,
+    Noted,
+    Opponent,
+    Verdict,
+    move_marks,
+    must_pass,
+)
 from autograder.games.tactics import Exact, tactic_positions
 from autograder.play.budget import Budget
 from autograder.play.busy import alone, busy_note, machine_load
 from autograder.play.host import PlayerProcess, Reply, Status
 from autograder.play.judge import judge, judge_check, load_problem
 from autograder.play.launch import Launch, Limits
-from autograder.play.records import SHOWN_BEFORE, Call, Checked, Game, Plan, Ply, Session, call_ply
+from autograder.play.records import (
+    SHOWN_BEFORE,
+    Call,
+    Checked,
+    Game,
+    Plan,
+    Ply,
+    Session,
+    call_ply,
+    pass_ply,
+)
 from autograder.play.sandbox import Protections, available
 from autograder.play.source import script_warning
 from autograder.play.untrusted import admit
 
-__all__ = ["Referee", "Spawner", "run_session", "default_spawner"]
+__all__ = ["Referee", "Told", "Spawner", "run_session", "default_spawner"]
 
 _NOTES_KEPT = 4  # notes kept from one sync reply (the runner writes at most three)
 
 
 Spawner = Callable[[int], PlayerProcess]  # child seed -> a process not yet started
+
+
+@dataclass
+class Told:
+    """What one side's player has not been told yet, for the sync before its next move: its
+    own last move (``own``), the other side's last move, passes left out (``opp``, all the
+    drivers written before passes read), and every ply since its own last move, forced passes
+    of either side included, oldest first (``moves``). All in the student's format; a driver
+    applies ``own`` and then ``moves`` (or ``opp``)."""
+
+    side: str
+    own: Any = None
+    opp: Any = None
+    moves: list[Any] = field(default_factory=list)
+
+    def played(self, side: str, move: Any, passed: bool = False) -> None:
+        """A ply this side was not asked for: the other side's move, or a forced pass."""
+        self.moves.append(move)
+        if side != self.side and not passed:
+            self.opp = move
+
+    def asked(self, move: Any) -> None:
+        """Its own move, as it answered (None: refused); the next sync starts from it."""
+        self.own, self.opp, self.moves = move, None, []
+
+    def sync(self, state: Any) -> dict[str, Any]:
+        return {
+            "op": "sync",
+            "own": self.own,
+            "opp": self.opp,
+            "moves": list(self.moves),
+            "state": state,
+        }
 
 
 @dataclass
@@ -217,23 +269,28 @@ class Referee:
             if not reply.ok:
                 return record.end("loss", reply.detail)
             before: list[tuple[Reply, str]] = [(reply, construct)]
-            own: Any = None
-            theirs: Any = None
+            told = Told(record.ai)
             while (result := pack.result(record.pos)) is None and record.plies < self.plan.ply_cap:
-                if pack.turn(record.pos) != record.ai:
+                side = pack.turn(record.pos)
+                if must_pass(pack, record.pos):  # played here: the submission is not asked
+                    move = pack.pass_move
+                    record.moves.append(pass_ply(pack, side))
+                    told.played(side, pack.student_move(move), passed=True)
+                elif side != record.ai:
                     move = choose(record.pos, rng)
                     theirs = pack.student_move(move)
                     record.moves.append(
                         Ply(
-                            pack.turn(record.pos),
+                            side,
                             theirs,
                             admit(repr(theirs), "repr"),
                             marks=move_marks(pack, record.pos, theirs),
                         )
                     )
+                    told.played(side, theirs)
                 else:
                     sync = proc.request(
-                        {"op": "sync", "own": own, "opp": theirs, "state": pack.state(record.pos)},
+                        told.sync(pack.state(record.pos)),
                         max(limits.call_seconds - sum(r.judged for r, _ in before), 0.0),
                         "place_piece/opponent_move",
                     )
@@ -259,18 +316,25 @@ class Referee:
                             f"{pack.move_call} returned an illegal move: {call.illegal}"
                         )
                         return record.end("loss", reason)
-                    move, own, theirs = call.move, pack.student_move(call.move), None
+                    move = call.move
+                    told.asked(pack.student_move(move))
                 record.pos = pack.play(record.pos, move)
                 record.plies += 1
         finally:
             proc.close()
-        if result is None or result == DRAW:
-            why = (
-                "the board is full"
-                if result == DRAW
-                else f"no {pack.goal} within {self.plan.ply_cap} plies"
+        if result is None:
+            return record.end("draw", f"no {pack.goal} within {self.plan.ply_cap} plies")
+        ended = pack.outcome(record.pos) if pack.outcome is not None else None
+        if ended is not None:
+            if ended.winner is None:
+                return record.end("draw", ended.reason)
+            won = "you" if ended.winner == record.ai else name
+            return record.end(
+                "win" if ended.winner == record.ai else "loss",
+                f"{won} won on ply {record.plies}: {ended.reason}",
             )
-            return record.end("draw", why)
+        if result == DRAW:
+            return record.end("draw", "the board is full")
         if result == record.ai:
             return record.end("win", f"you completed {pack.goal_one} on ply {record.plies}")
         return record.end("loss", f"{name} had {pack.goal_one} on ply {record.plies}")

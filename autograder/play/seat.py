@@ -8,20 +8,21 @@ from typing import Any
 from autograder.play.host import PlayerProcess, Reply
 from autograder.play.judge import judge, load_problem
 from autograder.play.records import Call
-from autograder.play.referee import Referee
+from autograder.play.referee import Referee, Told
 
 __all__ = ["Seat"]
 
 
 class Seat:
     """The submission at the table of one live game (``autograder play``): one process, its
-    player built once, told the moves between its turns and asked for a move on each, exactly
-    as in a graded game, with the same time limit."""
+    player built once, told the plies between its turns (``played``: the other side's moves
+    and the forced passes) and asked for a move on each, exactly as in a graded game, with the
+    same time limit."""
 
     def __init__(self, referee: Referee, side: str) -> None:
         self.referee, self.side = referee, side
         self.proc: PlayerProcess | None = None
-        self.own: Any = None  # its last move, as plain data, until it is told
+        self.told = Told(side)  # what it has not been told yet
         self.before: list[tuple[Reply, str]] = []
         self.number = 0
 
@@ -41,14 +42,19 @@ class Seat:
         self.before = [(reply, construct)]
         return None
 
-    def move(self, pos: Any, theirs: Any) -> Call:
-        """Its move on ``pos``, told first its own last move and ``theirs`` (plain data)."""
+    def played(self, side: str, move: Any, passed: bool = False) -> None:
+        """A ply this seat was not asked for (plain data), told before its next move: the
+        other side's move, or a forced pass (``passed``) of either side."""
+        self.told.played(side, move, passed)
+
+    def move(self, pos: Any) -> Call:
+        """Its move on ``pos``, told first what was played since its last one."""
         referee, pack = self.referee, self.referee.assignment.pack
         assert self.proc is not None, "open the seat first"
         self.number += 1
         where = f"move {self.number}"
         sync = self.proc.request(
-            {"op": "sync", "own": self.own, "opp": theirs, "state": pack.state(pos)},
+            self.told.sync(pack.state(pos)),
             referee.limits.call_seconds,
             "place_piece/opponent_move",
         )
@@ -56,7 +62,7 @@ class Seat:
             return judge(referee.assignment, where, pos, sync)
         call = referee.ask_move(self.proc, where, pos, [*self.before, (sync, "sync")])
         self.before = []
-        self.own = None if call.move is None else pack.student_move(call.move)
+        self.told.asked(None if call.move is None else pack.student_move(call.move))
         return call
 
     def close(self) -> None:
