@@ -20,6 +20,7 @@ from autograder.games.svg import SVG_JS, board_svg
 from autograder.grading.extras import Extras
 from autograder.grading.report import (
     REPRODUCE,
+    drift_lines,
     extras_sections,
     header_lines,
     plies_printed,
@@ -268,6 +269,10 @@ def feedback_html(
                 picture = pictures is None or drawn < pictures
                 out.append(_evidence_html(item, colours, picture=picture))
                 drawn += bool(item.rows)
+    drift = drift_lines(grade)
+    if drift:
+        out.append("<h2>Your board drifted from the referee's</h2>")
+        out.append("<ul>" + "".join(f"<li>{escape(line)}</li>" for line in drift) + "</ul>")
     games = game_frames(grade, plies)
     if games:
         out.append("<h2>The games, move by move</h2>")

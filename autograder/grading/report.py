@@ -18,6 +18,7 @@ from autograder.play.untrusted import clean, md_cell, md_code
 
 __all__ = [
     "header_lines",
+    "drift_lines",
     "evidence_text",
     "extras_sections",
     "terminal",
@@ -170,7 +171,8 @@ def _markdown_output(summary: str, evidence: list[Evidence] | tuple[Evidence, ..
 _DRIFT_SHOWN = 10  # board drift notes listed; the rest are counted
 
 
-def _drift(grade: Grade) -> list[str]:
+def drift_lines(grade: Grade) -> list[str]:
+    """Where the player's own board drifted from the referee's, a line each (the first few)."""
     notes = [f"game {g.number}, {note}" for g in grade.session.games for note in g.notes]
     shown = [clean(note, 300) for note in notes[:_DRIFT_SHOWN]]
     if len(notes) > _DRIFT_SHOWN:
@@ -216,7 +218,7 @@ def terminal(
             console.rule(f"{c.name} ({c.id})")
             for item in c.evidence:
                 console.print(evidence_text(item), markup=False, highlight=False, soft_wrap=True)
-    drift = _drift(grade)
+    drift = drift_lines(grade)
     if drift:
         console.rule("your board drifted from the referee's")
         for line in drift:
@@ -250,7 +252,7 @@ def markdown(
             out += ["", f"## {c.name} (`{c.id}`)", ""]
             for item in c.evidence:
                 out += [*md_code(evidence_text(item)), ""]
-    drift = _drift(grade)
+    drift = drift_lines(grade)
     if drift:
         out += ["", "## Your board drifted from the referee's", ""]
         out += [f"- {md_cell(d)}" for d in drift]
