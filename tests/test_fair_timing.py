@@ -372,3 +372,33 @@ def test_a_call_asked_again_alone_waits_for_the_calls_in_flight_and_holds_new_on
     for thread in threads:
         thread.join(30)
     assert log == ["neighbour's call ended", "alone", "its own call ran", "latecomer's call ran"]
+
+
+# ---- the per-submission cap on a busy machine ---------------------------------------------------
+
+
+def test_the_submission_cap_is_stretched_once_by_the_load_when_reached_on_a_busy_machine():
+    """A 300 s cap reached at load 6 on 2 cores becomes 900 s, once; the skipped calls say so."""
+    now = [100.0]
+    budget = Budget(2, deadline=400.0, load=lambda: BUSY, clock=lambda: now[0])
+    now[0] = 400.0
+    assert not budget.exhausted, "stretched to 100 + 300 s x 3"
+    now[0] = 999.0
+    assert not budget.exhausted
+    now[0] = 1000.0
+    assert budget.exhausted, "stretched once only"
+    assert budget.why(course_rubric().plan.limits) == (
+        "not run: grading this submission used up its whole time allowance, stretched once for "
+        "the busy machine (load 6.00 on 2 cores)"
+    )
+
+
+@pytest.mark.parametrize("load", [QUIET, None], ids=["quiet machine", "load unknown"])
+def test_the_submission_cap_holds_on_a_quiet_machine(load):
+    now = [100.0]
+    budget = Budget(2, deadline=400.0, load=lambda: load, clock=lambda: now[0])
+    now[0] = 399.9
+    assert not budget.exhausted
+    now[0] = 400.0
+    assert budget.exhausted
+    assert budget.why(course_rubric().plan.limits).endswith("its whole time allowance")

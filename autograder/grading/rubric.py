@@ -58,7 +58,8 @@ OPTIONS: dict[tuple[str, str], tuple[type, str]] = {
     ),
     ("limits", "submission_seconds"): (
         float,
-        "wall time for grading one submission; past it the remaining calls count as timeouts",
+        "wall time for grading one submission; past it the remaining calls count as timeouts "
+        "(stretched once by the load per core, when above 1, as the backstop is)",
     ),
     ("limits", "memory_mb"): (
         int,

@@ -1,10 +1,12 @@
 """The timeout allowance of one submission: confirmed hard timeouts counted, and its
-wall-clock cap watched (``limits.submission_seconds``)."""
+wall-clock cap watched (``limits.submission_seconds``), stretched once for a busy machine."""
 
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 
+from autograder.play.busy import busy_note, machine_load
 from autograder.play.host import Reply, Status
 from autograder.play.launch import Limits
 
@@ -15,15 +17,39 @@ class Budget:
     """Counts confirmed hard timeouts and watches the submission's wall-time cap; past either,
     the rest of the calls are scored as timeouts without waiting. A timeout is confirmed when
     it was judged on the submission's own time, when the machine had a core to spare, or when
-    the call, asked again alone, was stopped again (``referee.Referee._asked``)."""
+    the call, asked again alone, was stopped again (``referee.Referee._asked``).
 
-    def __init__(self, allowed: int, deadline: float | None = None) -> None:
+    The cap (``deadline``, on the ``clock``) is stretched once, when first reached on a machine
+    with more load than cores: the time from the budget's making to the deadline is multiplied
+    by the load per core, as the per-call wall-clock backstop is (``host.PlayerProcess``)."""
+
+    def __init__(
+        self,
+        allowed: int,
+        deadline: float | None = None,
+        load: Callable[[], tuple[float, int] | None] = machine_load,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
         self.allowed, self.used, self.deadline = allowed, 0, deadline
+        self._load, self._clock, self._began = load, clock, clock()
+        self.stretched: str | None = None  # the load it was stretched for ("load 6.00 on 2 cores")
+        self._looked = False  # the load is looked at once, when the deadline is first reached
 
     @property
     def exhausted(self) -> bool:
-        out_of_time = self.deadline is not None and time.monotonic() >= self.deadline
-        return self.used >= self.allowed or out_of_time
+        if self.used >= self.allowed:
+            return True
+        if self.deadline is None or self._clock() < self.deadline:
+            return False
+        if not self._looked:
+            self._looked = True
+            load = self._load()
+            self.stretched = busy_note(load)
+            if load is not None and self.stretched is not None:
+                span = (self.deadline - self._began) * load[0] / load[1]
+                self.deadline = self._began + span
+                return self._clock() >= self.deadline
+        return True
 
     def why(self, limits: Limits) -> str:
         if self.used >= self.allowed:
@@ -31,7 +57,10 @@ class Budget:
                 f"not run: {self.used} calls already passed the {limits.call_seconds:g} s limit, "
                 "so the rest count as timeouts"
             )
-        return "not run: grading this submission used up its whole time allowance"
+        stretched = (
+            f", stretched once for the busy machine ({self.stretched})" if self.stretched else ""
+        )
+        return f"not run: grading this submission used up its whole time allowance{stretched}"
 
     def record(self, reply: Reply) -> None:
         if reply.status is Status.TIMEOUT:
