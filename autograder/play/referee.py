@@ -245,7 +245,9 @@ class Referee:
         random player), the submission first to move when ``number`` is odd.
 
         The opponent's generator is seeded from the seed, ``label`` and ``number`` and lives
-        here, never in the submission's process.
+        here, never in the submission's process. A forced pass (``must_pass``) is played here
+        for either side, never asked, and recorded as a ply; before each of its moves the
+        submission is told every ply since its last one (``Told``).
         """
         pack, limits = self.assignment.pack, self.limits
         name, choose = opponent or pack.opponents["random"]
