@@ -106,7 +106,7 @@ def _passed_between_its_moves(game: Game) -> set[str]:
     for number, ply in enumerate(game.moves, 1):
         if ply.side != game.ai_side:
             continue
-        if ply.text == PASSED or ply.text == "black passes (no legal move)":
+        if ply.text.endswith(" passes (no legal move)"):
             passed = True
         else:
             if passed:
