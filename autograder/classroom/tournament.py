@@ -188,7 +188,7 @@ def kit_players(names: Iterable[str], assignment: Assignment, work: Path) -> lis
 
 
 @functools.cache
-def _perfect(assignment: str) -> Opponent:
+def _perfect(assignment: str) -> Opponent[Any, Any]:
     """Perfect play, loaded once per process (Teeko's table is large)."""
     chosen = find_assignment(assignment)
     try:

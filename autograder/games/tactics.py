@@ -20,7 +20,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from autograder.games.pack import GamePack
+from autograder.games.pack import AnyPack
 
 __all__ = [
     "KINDS",
@@ -78,11 +78,11 @@ class Verdict:
     text: str = ""
 
 
-def _wins(pack: GamePack, pos: Any, move: Any) -> bool:
+def _wins(pack: AnyPack, pos: Any, move: Any) -> bool:
     return pack.result(pack.play(pos, move)) == pack.turn(pos)
 
 
-def _lets_win(pack: GamePack, pos: Any, move: Any) -> bool:
+def _lets_win(pack: AnyPack, pos: Any, move: Any) -> bool:
     """After ``move`` the other side can win at once."""
     after = pack.play(pos, move)
     if pack.result(after) is not None:
@@ -90,7 +90,7 @@ def _lets_win(pack: GamePack, pos: Any, move: Any) -> bool:
     return any(_wins(pack, after, reply) for reply in pack.legal_moves(after))
 
 
-def classify(pack: GamePack, pos: Any) -> str | None:
+def classify(pack: AnyPack, pos: Any) -> str | None:
     """The tactic ``pos`` holds for the side to move, or None."""
     if pack.result(pos) is not None:
         return None
@@ -112,7 +112,7 @@ def _fair(kind: str, values: tuple[tuple[Any, str], ...] | None, exact: Exact | 
 
 
 def tactic_positions(
-    pack: GamePack, variant: Any, seed: int, count: int, exact: Exact | None = None
+    pack: AnyPack, variant: Any, seed: int, count: int, exact: Exact | None = None
 ) -> list[Probe]:
     """``count`` seeded probes from random play, the kinds taking turns (fewer when random
     play does not turn them up). With ``exact``, only positions it solves, each with its
@@ -135,11 +135,11 @@ def tactic_positions(
     return found
 
 
-def _named(pack: GamePack, moves: Sequence[Any]) -> str:
+def _named(pack: AnyPack, moves: Sequence[Any]) -> str:
     return " or ".join(pack.move_name(move) for move in moves)
 
 
-def judge(pack: GamePack, probe: Probe, move: Any) -> Verdict:
+def judge(pack: AnyPack, probe: Probe, move: Any) -> Verdict:
     """What ``move`` (legal) did on ``probe``: by value where the probe is solved, by the rules
     two plies deep where it is not."""
     pos, kind = probe.position, probe.kind

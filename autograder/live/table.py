@@ -200,7 +200,7 @@ class Table:
         self._play(Ply(side, plain, repr(plain), marks=move_marks(pack, self.pos, plain)), move)
         self.last_other = plain
 
-    def _choose(self) -> Opponent:
+    def _choose(self) -> Opponent[Any, Any]:
         pack = self.assignment.pack
         if self.opponent == PERFECT:
             if self.perfect is not None and within_reach(self.perfect, self.pos):

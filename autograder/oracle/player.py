@@ -60,7 +60,7 @@ def within_reach(oracle: Perfect, position: Any) -> bool:
     return True if solvable is None else bool(solvable(position))
 
 
-def perfect_opponent(oracle: Perfect) -> Opponent:
+def perfect_opponent(oracle: Perfect) -> Opponent[Any, Any]:
     """Plays a move that keeps the true value (quickest win, slowest loss), from the oracle."""
 
     def choose(pos: Any, rng: random.Random) -> Any:

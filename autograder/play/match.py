@@ -38,7 +38,7 @@ class Entrant:
 
     name: str
     source_dir: Path | None = None
-    opponent: Opponent | None = None
+    opponent: Opponent[Any, Any] | None = None
 
 
 @dataclass(frozen=True)

@@ -17,9 +17,9 @@ from typing import Any
 from autograder.games import looks_like
 from autograder.games.pack import (
     DRAW,
+    AnyPack,
     Assignment,
     Check,
-    GamePack,
     MoveError,
     Noted,
     Opponent,
@@ -215,7 +215,7 @@ _SQUARES_SHOWN = 4  # changed squares named in a message; the rest are counted
 _CELL_SHOWN = 8  # characters of a changed cell shown (a piece is one)
 
 
-def _squares(pack: GamePack, pos: Any, changes: Any) -> str:
+def _squares(pack: AnyPack, pos: Any, changes: Any) -> str:
     """ ": squares B3 (' ' → 'b'), …" for the squares the child says ``make_move`` changed, in
     the pack's names; "" when it sent none we can read (it is the submission's process)."""
     try:
@@ -303,7 +303,7 @@ def _checked(check: Check, reply: Reply) -> Verdict | Noted | None:
 _DECODED = ("value", "move", "fair_move")  # a check's reply: the values the student's code made
 
 
-def call_ply(pack: GamePack, side: str, pos: Any, call: Call) -> Ply:
+def call_ply(pack: AnyPack, side: str, pos: Any, call: Call) -> Ply:
     """The submission's move on ``pos``, as a replay shows it (refused ones too)."""
     move = None if call.move is None else pack.student_move(call.move)
     return Ply(
@@ -561,7 +561,10 @@ class Referee:
         return self._ask(proc, where, pos, [(reply, construct)]), proc
 
     def game(
-        self, number: int, opponent: tuple[str, Opponent] | None = None, label: str = "game"
+        self,
+        number: int,
+        opponent: tuple[str, Opponent[Any, Any]] | None = None,
+        label: str = "game",
     ) -> Game:
         """One game from the start against ``opponent`` (name, function; default: the pack's
         random player), the submission first to move when ``number`` is odd.

@@ -56,7 +56,7 @@ def _missing(sources: Mapping[str, bytes]) -> str | None:
     )
 
 
-PACK = GamePack(
+PACK: GamePack[rules.Position, int, rules.Variant] = GamePack(
     name="board-abc",
     title="Board ABC (tic-tac-toe and Connect Four)",
     variants={c4.VARIANT.name: c4.VARIANT},

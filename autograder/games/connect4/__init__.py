@@ -15,7 +15,7 @@ __all__ = ["PACK"]
 
 _HERE = Path(__file__).resolve().parent
 
-PACK = GamePack(
+PACK: GamePack[rules.Position, int, rules.Variant] = GamePack(
     name="connect4",
     title="Connect Four",
     variants=VARIANTS,

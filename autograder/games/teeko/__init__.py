@@ -20,7 +20,7 @@ def _folder(variant: Variant) -> str:
     return "teeko" if variant.name == "teeko" else "teeko2"
 
 
-PACK = GamePack(
+PACK: GamePack[rules.Position, rules.Move, Variant] = GamePack(
     name="teeko",
     title="Teeko",
     variants=VARIANTS,
