@@ -18,6 +18,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Generic, Protocol, TypeVar
 
+from autograder.games.perfect import Exact, Perfect, Tables
+
 __all__ = [
     "GamePack",
     "AnyPack",
@@ -196,6 +198,13 @@ class GamePack(Generic[P, M, V]):
     missing: Callable[[Mapping[str, bytes]], str | None] = lambda sources: None
     # -- other courses' interfaces to the same game: name -> interface (see :class:`Interface`)
     interfaces: Mapping[str, Interface[P, M, V]] = field(default_factory=dict)
+    # -- perfect play (``autograder/games/perfect.py``), where the game has some -------------
+    # a variant -> its perfect player (the extras, the perfect opponent), or None; raises
+    # OracleError when it cannot be had here (a table not built)
+    perfect: Callable[[V], Perfect[P, M] | None] = lambda variant: None
+    # a variant -> the exact solver that picks and judges tactical probes, or None
+    exact: Callable[[V], Exact | None] = lambda variant: None
+    tables: Tables | None = None  # the solved tables ``autograder oracle`` builds and reads
 
     @property
     def goal_one(self) -> str:

@@ -6,7 +6,7 @@ some do not; both are found from the pack's own rules, one and two plies deep.
 
 A move is judged by what it keeps: right when it keeps the position's best game-theoretic
 outcome (a forced win stays a forced win, a draw a draw), which an exact solver gives where it
-reaches (``Exact``: the caller's, since solvers live above this layer). A forced win kept
+reaches (``Exact``: the pack's ``exact``, given by the caller). A forced win kept
 without taking the win at once is reported as such, not charged unless the rubric asks for the
 sooner win. Where no solver reaches, only what the rules show two plies deep is sure: the
 immediate win, the block, and a move that hands the other side a win at once while a win was
@@ -16,11 +16,12 @@ there to take; anything else is *unsure*, reported and not charged.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from autograder.games.pack import AnyPack
+from autograder.games.perfect import Exact
 
 __all__ = [
     "KINDS",
@@ -47,10 +48,6 @@ OUTCOMES = ("loss", "draw", "win")  # for the side making a move, worst first
 # judged (no solver reaches the position, and the move is not the immediate answer).
 SOLVED, SOONER, MISSED, UNSURE = "solved", "sooner", "missed", "unsure"
 _TRIES = 20_000  # random positions looked at for each tactic
-
-# A position -> every legal move with its outcome for the side making it ("win", "draw" or
-# "loss", both sides playing perfectly after it), or None when the solver cannot reach it.
-Exact = Callable[[Any], Sequence[tuple[Any, str]] | None]
 
 
 @dataclass(frozen=True)

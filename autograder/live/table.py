@@ -18,8 +18,8 @@ from pathlib import Path
 from typing import Any
 
 from autograder.games.pack import DRAW, Assignment, MoveError, Opponent, move_marks
+from autograder.games.perfect import OracleError
 from autograder.grading.rubric import Rubric
-from autograder.oracle.cache import OracleError
 from autograder.oracle.player import Perfect, oracle_for, perfect_opponent, within_reach
 from autograder.play.referee import Budget, Ply, Referee, Seat, call_ply, default_spawner
 
@@ -61,7 +61,7 @@ class Table:
     # ---- who plays ------------------------------------------------------------------------
 
     @functools.cached_property
-    def perfect(self) -> Perfect | None:
+    def perfect(self) -> Perfect[Any, Any] | None:
         """The game's perfect player, loaded once per table (Teeko's is a 3 MB table read and
         checked on load); None where the game has none."""
         try:
