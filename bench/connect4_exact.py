@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from autograder.games.connect4.rules import opponent, position_text, to_board  # noqa: E402
-from autograder.oracle.connect4 import Solver, positions_with_empty  # noqa: E402
+from autograder.games.connect4.solver import Solver, positions_with_empty  # noqa: E402
 from bench.connect4_strength import load_solution  # noqa: E402
 
 

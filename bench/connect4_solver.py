@@ -33,10 +33,10 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from autograder.games.connect4.rules import Position, start  # noqa: E402
+from autograder.games.connect4.solver import Solver, positions_with_empty  # noqa: E402
 from autograder.games.connect4.variants import find_variant  # noqa: E402
-from autograder.oracle.cache import OracleError  # noqa: E402
-from autograder.oracle.codes import Verdict  # noqa: E402
-from autograder.oracle.connect4 import Solver, positions_with_empty  # noqa: E402
+from autograder.games.perfect import OracleError  # noqa: E402
+from autograder.games.teeko.solved.codes import Verdict  # noqa: E402
 
 SHARE = 0.95  # of the positions of a count that must finish in time
 

@@ -29,9 +29,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from autograder.games.teeko.rules import legal_moves, play, start, winner  # noqa: E402
+from autograder.games.teeko.solved import build, cache_dir, load  # noqa: E402
+from autograder.games.teeko.solved.codes import verdict  # noqa: E402
 from autograder.games.teeko.variants import VARIANTS, find_variant  # noqa: E402
-from autograder.oracle import build, cache_dir, load  # noqa: E402
-from autograder.oracle.codes import verdict  # noqa: E402
 
 EXPECTED = tomllib.loads((ROOT / "tests" / "data" / "oracle_expectations.toml").read_text())
 TARGETS = {"build_s": 180.0, "peak_mb": 2500.0, "load_s": 1.0, "lookup_us": 5.0}

@@ -37,12 +37,12 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from autograder.games.teeko.rules import legal_moves, play, start, winner  # noqa: E402
+from autograder.games.teeko.solved import build, cache_dir, load  # noqa: E402
+from autograder.games.teeko.solved.core import Oracle  # noqa: E402
+from autograder.games.teeko.solved.game import game_for  # noqa: E402
+from autograder.games.teeko.solved.layout import Layout  # noqa: E402
+from autograder.games.teeko.solved.solver import fold  # noqa: E402
 from autograder.games.teeko.variants import VARIANTS, find_variant  # noqa: E402
-from autograder.oracle import build, cache_dir, load  # noqa: E402
-from autograder.oracle.core import Oracle  # noqa: E402
-from autograder.oracle.game import game_for  # noqa: E402
-from autograder.oracle.layout import Layout  # noqa: E402
-from autograder.oracle.solver import fold  # noqa: E402
 
 TARGETS = {"file_mb": 15.0, "build_s": 20.0, "value_ratio": 2.0, "move_values_ratio": 2.0}
 OLD_MAGIC = b"teeko-oracle\n"

@@ -42,9 +42,9 @@ from autograder.games.teeko.rules import (  # noqa: E402
     start,
     to_board,
 )
+from autograder.games.teeko.solved import Oracle, load  # noqa: E402
+from autograder.games.teeko.solved.codes import DRAW  # noqa: E402
 from autograder.games.teeko.variants import find_variant  # noqa: E402
-from autograder.oracle import Oracle, load  # noqa: E402
-from autograder.oracle.codes import DRAW  # noqa: E402
 
 _STATE: dict[str, object] = {}
 

@@ -70,7 +70,8 @@ _PERFECT: dict[str, Opponent] = {}
 def _perfect(variant: str) -> Opponent:
     """The oracle's perfect player (needs ``autograder oracle build --variant V``)."""
     if variant not in _PERFECT:
-        from autograder.oracle import load, perfect_opponent
+        from autograder.games.teeko.solved import load
+        from autograder.oracle import perfect_opponent
 
         _PERFECT[variant] = perfect_opponent(load(variant))
     return _PERFECT[variant]

@@ -20,8 +20,8 @@ import pytest
 
 from autograder.games import PACKS, find_assignment
 from autograder.games.pack import Assignment
+from autograder.games.teeko.solved import ENV_VAR, Oracle, cache_path, load
 from autograder.grading.rubric import Rubric, load_rubric
-from autograder.oracle import ENV_VAR, Oracle, cache_path, load
 from autograder.play.launch import Launch, Limits
 from autograder.play.sandbox import Protections, available
 

@@ -21,10 +21,10 @@ from autograder.games.connect4.rules import (
     start,
     to_board,
 )
+from autograder.games.connect4.solver import NODE_LIMIT, REACH, Solver, positions_with_empty
 from autograder.games.connect4.variants import find_variant
-from autograder.oracle.cache import OracleError
-from autograder.oracle.codes import Verdict
-from autograder.oracle.connect4 import NODE_LIMIT, REACH, Solver, positions_with_empty
+from autograder.games.perfect import OracleError
+from autograder.games.teeko.solved.codes import Verdict
 
 Outcome = tuple[str, int | None]
 

@@ -20,10 +20,10 @@ from autograder.games.teeko.rules import (
     square,
     winner,
 )
+from autograder.games.teeko.solved import cache_path
+from autograder.games.teeko.solved.codes import DRAW, LOSS, WIN, Verdict
 from autograder.grading.extras import Judged, _kind, _solved, find_puzzles, judge_moves
 from autograder.grading.report import REPRODUCE
-from autograder.oracle import cache_path
-from autograder.oracle.codes import DRAW, LOSS, WIN, Verdict
 from autograder.play.host import Status
 from autograder.play.records import Call
 from tests.conftest import fast_solution

@@ -96,3 +96,20 @@ def test_the_oracle_command_does_not_pull_in_the_rest_of_the_kit():
     )
     loaded = json.loads(done.stdout)
     assert not [m for m in loaded if _layer(m) > ORDER["oracle"]], loaded
+
+
+GAMES = sorted(p.parent.name for p in (PACKAGE / "games").glob("*/__init__.py"))
+ORACLE_SOURCES = sorted((PACKAGE / "oracle").rglob("*.py"))
+
+
+@pytest.mark.parametrize("path", ORACLE_SOURCES, ids=[_module(p) for p in ORACLE_SOURCES])
+def test_the_oracle_names_no_game(path):
+    """Perfect play comes from the packs (``perfect``, ``exact``, ``tables``): the oracle
+    package finds it through the registry and imports no game's package."""
+    assert GAMES, "no game packages found under autograder/games"
+    named = [
+        f"line {line}: imports {name}"
+        for line, name in _imports(path, _module(path))
+        if name.split(".")[:3] in (["autograder", "games", game] for game in GAMES)
+    ]
+    assert not named, "\n".join(named)

@@ -5,13 +5,15 @@ from __future__ import annotations
 import argparse
 import json
 import os
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
-from autograder.oracle import OracleError, build, cache_dir, cache_path, commands, load
-from autograder.oracle.cache import MAGIC
-from autograder.oracle.game import Game, slide_goals
+from autograder.games.teeko.solved import TABLES, build, cache_dir, cache_path, load
+from autograder.games.teeko.solved.cache import MAGIC
+from autograder.games.teeko.solved.game import Game, slide_goals
+from autograder.oracle import OracleError, commands
 
 pytest.importorskip("numpy")
 
@@ -146,7 +148,8 @@ def test_a_table_of_the_first_format_is_refused_and_rebuilt(
         "rebuild it with `autograder oracle build --variant tiny`"
     )
     # `autograder oracle build` (no --force) says why and builds it again.
-    monkeypatch.setattr(commands, "_games", lambda names: [TINY])
+    tiny = replace(TABLES, load=lambda name: load(TINY), build=lambda name: build(TINY))
+    monkeypatch.setattr(commands, "_games", lambda names: [(tiny, "tiny")])
     assert commands._build(argparse.Namespace(variant=None, force=False)) == 0
     said = capsys.readouterr().err
     assert "tiny: " + str(caught.value) + "; building it again" in " ".join(said.split())

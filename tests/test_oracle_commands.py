@@ -13,11 +13,12 @@ from pathlib import Path
 import pytest
 
 from autograder.games.teeko.rules import parse_position
+from autograder.games.teeko.solved import TABLES, cache_path
+from autograder.games.teeko.solved.core import build
+from autograder.games.teeko.solved.game import Game, game_for, slide_goals
 from autograder.games.teeko.variants import find_variant
-from autograder.oracle import Verdict, cache_path
+from autograder.oracle import Verdict
 from autograder.oracle.commands import _run_with_progress, add_oracle_commands, answers
-from autograder.oracle.core import build
-from autograder.oracle.game import Game, game_for, slide_goals
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -26,6 +27,8 @@ class StubOracle:
     """Answers every position with the number of black markers as its plies."""
 
     game = game_for(find_variant("teeko"))
+    name = game.name
+    stats: dict[str, int] = {}
 
     def value(self, position) -> Verdict:  # type: ignore[no-untyped-def]
         return Verdict("win", position.black.bit_count())
@@ -52,7 +55,7 @@ def test_one_answer_per_line_and_errors_do_not_stop_the_rest() -> None:
         "bb.......r.............r. b",
     ]
     out = io.StringIO()
-    assert answers(StubOracle(), lines, out) == len(lines)  # type: ignore[arg-type]
+    assert answers(TABLES, StubOracle(), lines, out) == len(lines)
     got = [json.loads(line) for line in out.getvalue().splitlines()]
     assert got[0] == {"value": "win", "plies": 1}
     assert got[1] == {

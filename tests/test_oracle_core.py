@@ -8,11 +8,12 @@ from typing import NamedTuple
 import pytest
 
 from autograder.games.teeko.rules import Move, start
+from autograder.games.teeko.solved import Oracle, build, load, preference
+from autograder.games.teeko.solved.codes import parent_code, verdict
+from autograder.games.teeko.solved.game import Game, slide_goals
+from autograder.games.teeko.solved.layout import Layout
 from autograder.games.teeko.variants import find_variant
-from autograder.oracle import Oracle, OracleError, Verdict, build, load, preference
-from autograder.oracle.codes import parent_code, verdict
-from autograder.oracle.game import Game, slide_goals
-from autograder.oracle.layout import Layout
+from autograder.oracle import OracleError, Verdict
 
 pytest.importorskip("numpy")
 

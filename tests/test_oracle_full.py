@@ -27,9 +27,10 @@ from autograder.games.teeko.rules import (
     start,
     winner,
 )
+from autograder.games.teeko.solved import Oracle, cache_path
+from autograder.games.teeko.solved.codes import verdict
 from autograder.games.teeko.variants import VARIANTS, find_variant
-from autograder.oracle import Oracle, Verdict, cache_path
-from autograder.oracle.codes import verdict
+from autograder.oracle import Verdict
 from tests.conftest import cached_oracle
 
 np = pytest.importorskip("numpy")

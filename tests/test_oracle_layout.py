@@ -12,12 +12,12 @@ from math import comb
 
 import pytest
 
+from autograder.games.teeko.solved.game import Game, game_for
+from autograder.games.teeko.solved.layout import Layout, compress, expand
 from autograder.games.teeko.variants import find_variant
-from autograder.oracle.game import Game, game_for
-from autograder.oracle.layout import Layout, compress, expand
 
 np = pytest.importorskip("numpy")
-from autograder.oracle._vector import VectorLayout  # noqa: E402
+from autograder.games.teeko.solved._vector import VectorLayout  # noqa: E402
 
 TEEKO = game_for(find_variant("teeko"))
 

@@ -14,12 +14,12 @@ from itertools import combinations
 
 import pytest
 
-from autograder.oracle.codes import UNKNOWN, loss_code, verdict, win_code
-from autograder.oracle.game import Game, slide_goals
-from autograder.oracle.layout import Layout
+from autograder.games.teeko.solved.codes import UNKNOWN, loss_code, verdict, win_code
+from autograder.games.teeko.solved.game import Game, slide_goals
+from autograder.games.teeko.solved.layout import Layout
 
 pytest.importorskip("numpy")
-from autograder.oracle.solver import Progress, Solver, fold  # noqa: E402
+from autograder.games.teeko.solved.solver import Progress, Solver, fold  # noqa: E402
 
 LINES_OF_3 = [
     (((0, 0), (0, 1), (0, 2)), None),

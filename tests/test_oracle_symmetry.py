@@ -12,14 +12,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from autograder.games.teeko.solved import Oracle, build, load
+from autograder.games.teeko.solved.game import Game, game_for, slide_goals
+from autograder.games.teeko.solved.layout import Layout
+from autograder.games.teeko.solved.symmetry import Folding, symmetries, transform
 from autograder.games.teeko.variants import VARIANTS, find_variant
-from autograder.oracle import Oracle, build, load
-from autograder.oracle.game import Game, game_for, slide_goals
-from autograder.oracle.layout import Layout
-from autograder.oracle.symmetry import Folding, symmetries, transform
 
 np = pytest.importorskip("numpy")
-from autograder.oracle.solver import Solver  # noqa: E402
+from autograder.games.teeko.solved.solver import Solver  # noqa: E402
 
 ROW = (((0, 0), (0, 1), (0, 2)), None)
 COLUMN = (((0, 0), (1, 0), (2, 0)), None)

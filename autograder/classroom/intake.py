@@ -29,7 +29,7 @@ from autograder.games import (
     infer_assignment,
     player_classes,
 )
-from autograder.games.pack import Assignment, GamePack
+from autograder.games.pack import AnyPack, Assignment
 from autograder.play.untrusted import admit
 
 __all__ = [
@@ -415,7 +415,7 @@ def _main_or_notebook(target: Path, main: str, label: str) -> tuple[Path, tuple[
     return found, _as_module(found, main, label, None)
 
 
-def require_files(submission: Submission, pack: GamePack) -> None:
+def require_files(submission: Submission, pack: AnyPack) -> None:
     """Refuse a submission that lacks one of the homework's files (the book's four), in one
     sentence naming it and what to hand in.
 

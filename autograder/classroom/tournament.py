@@ -30,9 +30,9 @@ from autograder.errors import GraderError
 from autograder.files import write_atomic
 from autograder.games import find_assignment
 from autograder.games.pack import Assignment, Opponent
+from autograder.games.perfect import OracleError
 from autograder.grading.html import replay_frames
 from autograder.grading.rubric import Rubric
-from autograder.oracle.cache import OracleError
 from autograder.oracle.player import oracle_for, perfect_opponent, within_reach
 from autograder.play.match import Entrant, play_match
 from autograder.play.records import Ply
@@ -188,7 +188,7 @@ def kit_players(names: Iterable[str], assignment: Assignment, work: Path) -> lis
 
 
 @functools.cache
-def _perfect(assignment: str) -> Opponent:
+def _perfect(assignment: str) -> Opponent[Any, Any]:
     """Perfect play, loaded once per process (Teeko's table is large)."""
     chosen = find_assignment(assignment)
     try:

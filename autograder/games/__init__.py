@@ -7,13 +7,14 @@ look names up here.
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from autograder.games.boardabc import PACK as BOARD_ABC
 from autograder.games.connect4 import PACK as CONNECT4
 from autograder.games.pack import (
     DEFAULT_INTERFACE,
+    AnyPack,
     Assignment,
-    GamePack,
     Interface,
     UnknownAssignmentError,
 )
@@ -31,12 +32,12 @@ __all__ = [
 ]
 
 
-def _plays(interface: Interface, variant: object) -> bool:
+def _plays(interface: Interface[Any, Any, Any], variant: object) -> bool:
     """Whether ``interface`` offers ``variant``: seed 003's sketch plays the 7×6 board only."""
     return interface.variants is None or getattr(variant, "name", None) in interface.variants
 
 
-PACKS: dict[str, GamePack] = {pack.name: pack for pack in (TEEKO, CONNECT4, BOARD_ABC)}
+PACKS: dict[str, AnyPack] = {pack.name: pack for pack in (TEEKO, CONNECT4, BOARD_ABC)}
 ASSIGNMENTS: dict[str, Assignment] = {
     a.name: a
     for pack in PACKS.values()
@@ -70,7 +71,7 @@ def find_assignment(name: str) -> Assignment:
     raise UnknownAssignmentError(f"unknown assignment {name!r}: choose one of {known}")
 
 
-def _prefixes(pack: GamePack, interface: Interface) -> tuple[str, ...]:
+def _prefixes(pack: AnyPack, interface: Interface[Any, Any, Any]) -> tuple[str, ...]:
     """What an interface's assignment names begin with: ``connect4-notebook`` and aliases."""
     if not interface.name:
         return ("",)

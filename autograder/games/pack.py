@@ -16,10 +16,13 @@ import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Generic, Protocol, TypeVar
+
+from autograder.games.perfect import Exact, Perfect, Tables
 
 __all__ = [
     "GamePack",
+    "AnyPack",
     "Interface",
     "DEFAULT_INTERFACE",
     "Check",
@@ -82,8 +85,12 @@ class Variant(Protocol):
     def aliases(self) -> tuple[str, ...]: ...
 
 
+P = TypeVar("P")  # a pack's position
+M = TypeVar("M")  # a pack's move
+V = TypeVar("V", bound=Variant)  # a pack's rule variant
+
 # (position, the referee's seeded generator) -> a legal move; runs in the grader.
-Opponent = Callable[[Any, random.Random], Any]
+Opponent = Callable[[P, random.Random], M]
 
 
 @dataclass(frozen=True)
@@ -135,73 +142,94 @@ class Check:
 
 
 @dataclass(frozen=True)
-class GamePack:
+class GamePack(Generic[P, M, V]):
     """One game, as the kit sees it. Positions (``P``), moves (``M``) and variants (``V``)
-    are the pack's own types."""
+    are the pack's own types: a pack declares them (``GamePack[Position, Move, Variant]``) so
+    mypy checks its functions against the seam; code that handles any pack holds an
+    :data:`AnyPack`.
+
+    Two contracts the types do not say, which tests/test_pack_conformance.py checks:
+
+    - a move survives the student's format: ``read_move(student_move(m), pos) == m`` for every
+      legal ``m`` of ``pos`` (the referee sends the opponent's moves that way, and reads the
+      student's back);
+    - ``marks`` is given the student's raw value (any shape), the opponent's plain-data move
+      (``student_move(m)``) and None; it draws what it can read and never raises (the replays
+      draw every ply through it, and :func:`move_marks` is only a last guard).
+    """
 
     name: str  # "teeko"
     title: str  # "Teeko", for report titles
-    variants: Mapping[str, Variant]  # assignment name -> rule variant
+    variants: Mapping[str, V]  # assignment name -> rule variant
     # -- the rules ---------------------------------------------------------------------------
     sides: tuple[str, str]  # the two sides, first to move first ("b", "r")
     side_names: Mapping[str, str]  # "b" -> "black"
     phases: tuple[str, ...]  # the rubric's per-phase criteria, in order ("drop", "move")
-    start: Callable[[Any], Any]  # V -> P
-    turn: Callable[[Any], str]  # P -> the side to move
-    phase: Callable[[Any], str]  # P -> one of ``phases``
-    legal_moves: Callable[[Any], Iterable[Any]]  # P -> the legal moves
-    play: Callable[[Any, Any], Any]  # P, M -> P (a new position)
-    result: Callable[[Any], str | None]  # P -> the side that won, DRAW, or None: it goes on
-    render: Callable[[Any], str]  # P -> the board as the student's program prints it
+    start: Callable[[V], P]
+    turn: Callable[[P], str]  # the side to move
+    phase: Callable[[P], str]  # one of ``phases``
+    legal_moves: Callable[[P], Iterable[M]]
+    play: Callable[[P, M], P]  # a new position
+    result: Callable[[P], str | None]  # the side that won, DRAW, or None: it goes on
+    render: Callable[[P], str]  # the board as the student's program prints it
     # -- the student interface ---------------------------------------------------------------
     files: tuple[str, ...]  # what a submission holds; the first is the module to import
-    read_move: Callable[[Any, Any], Any]  # raw value, P -> M; raises MoveError
-    format_problem: Callable[[Any, Any], str | None]  # raw value, P -> what is inexact
-    student_move: Callable[[Any], Any]  # M -> the move as plain data for the driver
-    state: Callable[[Any], Any]  # P -> the position as plain data for the driver
+    read_move: Callable[[Any, P], M]  # a raw value -> a move; raises MoveError
+    format_problem: Callable[[Any, P], str | None]  # a raw value -> what is inexact
+    student_move: Callable[[M], Any]  # the move as plain data for the driver
+    state: Callable[[P], Any]  # the position as plain data for the driver
     driver: Path  # the child-side module that calls the student's class
     # -- grading material --------------------------------------------------------------------
-    probes: Callable[[Any, int, Mapping[str, int]], list[Any]]  # V, seed, per phase -> [P]
-    random_position: Callable[[Any, random.Random, int], Any]  # V, rng, plies -> P or None
-    opponents: Mapping[str, tuple[str, Opponent]]  # id -> (name in reports, opponent)
+    probes: Callable[[V, int, Mapping[str, int]], list[P]]  # variant, seed, per phase
+    random_position: Callable[[V, random.Random, int], P | None]  # variant, rng, plies
+    opponents: Mapping[str, tuple[str, Opponent[P, M]]]  # id -> (name in reports, opponent)
     rubric: Path  # the default rubric TOML
-    starter: Callable[[Any], str]  # V -> its starter, relative to the project's root
-    solution: Callable[[Any], str]  # V -> its reference solution, likewise
+    starter: Callable[[V], str]  # its starter, relative to the project's root
+    solution: Callable[[V], str]  # its reference solution, likewise
     # -- drawing: the HTML reports and the play page ------------------------------------------
-    cells: Callable[[Any], list[str]]  # P -> its rows, top first, a character a cell (' ' empty)
+    cells: Callable[[P], list[str]]  # its rows, top first, a character a cell (' ' empty)
     colours: Mapping[str, str]  # a piece's character -> its CSS colour
-    marks: Callable[[Any, Any], list[tuple[int, int, str]]]  # P, raw move -> (row, col, role)
-    clicks: Callable[[Any, list[tuple[int, int]]], Any | None]  # P, squares -> raw move or None
+    # a position and a raw move (the student's value, the opponent's plain-data move or None)
+    # -> (row, col, role); never raises: what it cannot read draws nothing
+    marks: Callable[[P, Any], list[tuple[int, int, str]]]
+    clicks: Callable[[P, list[tuple[int, int]]], Any | None]  # squares -> raw move or None
     # a name outside ``variants`` -> a variant it names (a board size, say), or None
-    parse_variant: Callable[[str], Any | None] = lambda name: None
+    parse_variant: Callable[[str], V | None] = lambda name: None
     goal: str = "goal"  # what wins, in reports: "you completed a goal on ply 9"
     move_call: str = "make_move"  # the student's function the referee's move requests call
-    move_name: Callable[[Any], str] = str  # M -> the move in reports' words: "column 3"
+    move_name: Callable[[M], str] = str  # the move in reports' words: "column 3"
     # a square of the driver's grid (row, column: ``state[row][col]``) in the game's own words
     square_name: Callable[[int, int], str] = lambda row, col: f"[{row}][{col}]"
     passed: str = "state"  # what ``move_call`` is given, in a message: "the state passed to it"
     copy_advice: str = "work on a copy (copy.deepcopy(state))"  # when it changed what it got
     # -- checks: the student's code asked questions other than a move (the book's boards) ---
     check_criteria: Mapping[str, str] = field(default_factory=dict)  # id -> name in reports
-    checks: Callable[[Any, int], Sequence[Check]] = lambda variant, seed: ()  # V, seed
+    checks: Callable[[V, int], Sequence[Check]] = lambda variant, seed: ()  # variant, seed
     # a submission's .py files (name -> source) -> what is missing, in one sentence, or None
     missing: Callable[[Mapping[str, bytes]], str | None] = lambda sources: None
     # -- other courses' interfaces to the same game: name -> interface (see :class:`Interface`)
-    interfaces: Mapping[str, Interface] = field(default_factory=dict)
+    interfaces: Mapping[str, Interface[P, M, V]] = field(default_factory=dict)
+    # -- perfect play (``autograder/games/perfect.py``), where the game has some -------------
+    # a variant -> its perfect player (the extras, the perfect opponent), or None; raises
+    # OracleError when it cannot be had here (a table not built)
+    perfect: Callable[[V], Perfect[P, M] | None] = lambda variant: None
+    # a variant -> the exact solver that picks and judges tactical probes, or None
+    exact: Callable[[V], Exact | None] = lambda variant: None
+    tables: Tables | None = None  # the solved tables ``autograder oracle`` builds and reads
     # -- passes and outcomes -----------------------------------------------------------------
     # the move that means "pass" when the side to move has no other; None: the game has no
     # passes. Where the side to move must pass, ``legal_moves`` returns ``[pass_move]``.
-    pass_move: Any = None
+    pass_move: M | None = None
     # P -> how the game ended, in the game's words (None while it goes on); None: the kit
     # words it from ``result`` and ``goal`` ("you completed a goal", "the board is full")
-    outcome: Callable[[Any], Outcome | None] | None = None
+    outcome: Callable[[P], Outcome | None] | None = None
 
     @property
     def goal_one(self) -> str:
         return f"an {self.goal}" if self.goal[0] in "aeiou" else f"a {self.goal}"
 
 
-def must_pass(pack: GamePack, pos: Any) -> bool:
+def must_pass(pack: AnyPack, pos: Any) -> bool:
     """Whether the side to move on ``pos`` must pass: the game has passes, it is not over, and
     its legal moves are the pass alone (or none). The referee plays such a pass itself."""
     if pack.pass_move is None or pack.result(pos) is not None:
@@ -231,7 +259,7 @@ _INTERFACE_FIELDS = (
 
 
 @dataclass(frozen=True)
-class Interface:
+class Interface(Generic[P, M, V]):
     """One course's student interface to a pack's game: the files handed in, the classes they
     define, how the driver (child side) calls them and the rubric that grades them. The game's
     rules, probes, opponents, tactics, replays and solver stay the pack's, shared by every
@@ -248,31 +276,32 @@ class Interface:
     description: str = ""  # one line for the list of assignments
     variants: tuple[str, ...] | None = None  # the pack's variants it plays; None: every one
     side_names: Mapping[str, str] | None = None  # its course's names of the sides
-    render: Callable[[Any], str] | None = None  # a position as its course's board shows it
+    render: Callable[[P], str] | None = None  # a position as its course's board shows it
     files: tuple[str, ...] | None = None
     driver: Path | None = None
     move_call: str | None = None
-    state: Callable[[Any], Any] | None = None
-    student_move: Callable[[Any], Any] | None = None
-    read_move: Callable[[Any, Any], Any] | None = None
-    format_problem: Callable[[Any, Any], str | None] | None = None
+    state: Callable[[P], Any] | None = None
+    student_move: Callable[[M], Any] | None = None
+    read_move: Callable[[Any, P], M] | None = None
+    format_problem: Callable[[Any, P], str | None] | None = None
     rubric: Path | None = None
-    starter: Callable[[Any], str] | None = None
-    solution: Callable[[Any], str] | None = None
+    starter: Callable[[V], str] | None = None
+    solution: Callable[[V], str] | None = None
     check_criteria: Mapping[str, str] | None = None
-    checks: Callable[[Any, int], Sequence[Check]] | None = None
+    checks: Callable[[V, int], Sequence[Check]] | None = None
     missing: Callable[[Mapping[str, bytes]], str | None] | None = None
 
-    def over(self, pack: GamePack) -> GamePack:
+    def over(self, pack: GamePack[P, M, V]) -> GamePack[P, M, V]:
         """``pack`` as a student of this interface meets it (``pack`` itself for the default)."""
         changes = {f: getattr(self, f) for f in _INTERFACE_FIELDS if getattr(self, f) is not None}
         return dataclasses.replace(pack, **changes) if changes else pack
 
 
-DEFAULT_INTERFACE = Interface()
+DEFAULT_INTERFACE: Interface[Any, Any, Any] = Interface()
+AnyPack = GamePack[Any, Any, Any]  # what code that handles every pack holds
 
 
-def move_marks(pack: GamePack, pos: Any, raw: Any) -> tuple[tuple[int, int, str], ...]:
+def move_marks(pack: AnyPack, pos: Any, raw: Any) -> tuple[tuple[int, int, str], ...]:
     """A returned value's squares as ``pack.marks`` draws them; none when they cannot be read
     (the value is the submission's: any shape)."""
     try:
@@ -287,10 +316,10 @@ class Assignment:
     presents it (its files, driver and rubric in place of the pack's own); ``game`` the pack as
     its game defines it, shared by all its interfaces."""
 
-    pack: GamePack
+    pack: AnyPack
     variant: Any  # the pack's own variant value
-    interface: Interface = DEFAULT_INTERFACE
-    game: GamePack = field(init=False, compare=False, repr=False)
+    interface: Interface[Any, Any, Any] = DEFAULT_INTERFACE
+    game: AnyPack = field(init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "game", self.pack)

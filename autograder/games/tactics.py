@@ -8,7 +8,7 @@ moves again (the other must pass) lets no one win at once.
 
 A move is judged by what it keeps: right when it keeps the position's best game-theoretic
 outcome (a forced win stays a forced win, a draw a draw), which an exact solver gives where it
-reaches (``Exact``: the caller's, since solvers live above this layer). A forced win kept
+reaches (``Exact``: the pack's ``exact``, given by the caller). A forced win kept
 without taking the win at once is reported as such, not charged unless the rubric asks for the
 sooner win. Where no solver reaches, only what the rules show two plies deep is sure: the
 immediate win, the block, and a move that hands the other side a win at once while a win was
@@ -18,11 +18,12 @@ there to take; anything else is *unsure*, reported and not charged.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from autograder.games.pack import GamePack, must_pass
+from autograder.games.pack import AnyPack, must_pass
+from autograder.games.perfect import Exact
 
 __all__ = [
     "KINDS",
@@ -50,10 +51,6 @@ OUTCOMES = ("loss", "draw", "win")  # for the side making a move, worst first
 SOLVED, SOONER, MISSED, UNSURE = "solved", "sooner", "missed", "unsure"
 _TRIES = 20_000  # random positions looked at for each tactic
 
-# A position -> every legal move with its outcome for the side making it ("win", "draw" or
-# "loss", both sides playing perfectly after it), or None when the solver cannot reach it.
-Exact = Callable[[Any], Sequence[tuple[Any, str]] | None]
-
 
 @dataclass(frozen=True)
 class Probe:
@@ -80,11 +77,11 @@ class Verdict:
     text: str = ""
 
 
-def _wins(pack: GamePack, pos: Any, move: Any) -> bool:
+def _wins(pack: AnyPack, pos: Any, move: Any) -> bool:
     return pack.result(pack.play(pos, move)) == pack.turn(pos)
 
 
-def _lets_win(pack: GamePack, pos: Any, move: Any) -> bool:
+def _lets_win(pack: AnyPack, pos: Any, move: Any) -> bool:
     """After ``move`` the other side can win at once: never when the game is over, nor when the
     same side moves again (the other must pass)."""
     after = pack.play(pos, move)
@@ -95,7 +92,7 @@ def _lets_win(pack: GamePack, pos: Any, move: Any) -> bool:
     return any(_wins(pack, after, reply) for reply in pack.legal_moves(after))
 
 
-def classify(pack: GamePack, pos: Any) -> str | None:
+def classify(pack: AnyPack, pos: Any) -> str | None:
     """The tactic ``pos`` holds for the side to move, or None (a side that must pass has none)."""
     if pack.result(pos) is not None or must_pass(pack, pos):
         return None
@@ -117,7 +114,7 @@ def _fair(kind: str, values: tuple[tuple[Any, str], ...] | None, exact: Exact | 
 
 
 def tactic_positions(
-    pack: GamePack, variant: Any, seed: int, count: int, exact: Exact | None = None
+    pack: AnyPack, variant: Any, seed: int, count: int, exact: Exact | None = None
 ) -> list[Probe]:
     """``count`` seeded probes from random play, the kinds taking turns (fewer when random
     play does not turn them up). With ``exact``, only positions it solves, each with its
@@ -140,11 +137,11 @@ def tactic_positions(
     return found
 
 
-def _named(pack: GamePack, moves: Sequence[Any]) -> str:
+def _named(pack: AnyPack, moves: Sequence[Any]) -> str:
     return " or ".join(pack.move_name(move) for move in moves)
 
 
-def judge(pack: GamePack, probe: Probe, move: Any) -> Verdict:
+def judge(pack: AnyPack, probe: Probe, move: Any) -> Verdict:
     """What ``move`` (legal) did on ``probe``: by value where the probe is solved, by the rules
     two plies deep where it is not."""
     pos, kind = probe.position, probe.kind

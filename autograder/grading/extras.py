@@ -76,25 +76,25 @@ class Extras:
     challenge: tuple[Game, ...] = ()
 
 
-def _load_oracle(assignment: Assignment) -> tuple[Perfect | None, str | None]:
+def _load_oracle(assignment: Assignment) -> tuple[Perfect[Any, Any] | None, str | None]:
     try:
         return oracle_for(assignment), None
     except OracleError as err:
         return None, f"perfect-play features skipped: {err}"
 
 
-def _value(oracle: Perfect, pos: Any) -> tuple[str, int | None]:
+def _value(oracle: Perfect[Any, Any], pos: Any) -> tuple[str, int | None]:
     verdict = oracle.value(pos)
     return verdict.value, verdict.plies
 
 
-def _after(oracle: Perfect, assignment: Assignment, call: Call) -> tuple[str, int | None]:
+def _after(oracle: Perfect[Any, Any], assignment: Assignment, call: Call) -> tuple[str, int | None]:
     verdict = oracle.value(assignment.pack.play(call.position, call.move)).after_move()
     return verdict.value, verdict.plies
 
 
 def judge_moves(
-    oracle: Perfect, assignment: Assignment, calls: Sequence[Call]
+    oracle: Perfect[Any, Any], assignment: Assignment, calls: Sequence[Call]
 ) -> tuple[Judged, ...]:
     """Every legal probe move the oracle can reach, with the position's value before and
     after it."""
@@ -111,7 +111,7 @@ def judge_moves(
     return tuple(judged)
 
 
-def _kind(oracle: Perfect, pos: Any) -> str | None:
+def _kind(oracle: Perfect[Any, Any], pos: Any) -> str | None:
     value, plies = _value(oracle, pos)
     if value == "win" and plies == 1:
         return "win in 1"
@@ -124,7 +124,9 @@ def _kind(oracle: Perfect, pos: Any) -> str | None:
     return None
 
 
-def find_puzzles(oracle: Perfect, assignment: Assignment, seed: int, each: int) -> list[Any]:
+def find_puzzles(
+    oracle: Perfect[Any, Any], assignment: Assignment, seed: int, each: int
+) -> list[Any]:
     """Seeded positions from random games, ``each`` of every kind (fewer if none turn up)."""
     rng = random.Random(f"puzzles:{seed}")
     found: dict[str, list[Any]] = {kind: [] for kind in PUZZLE_KINDS}
@@ -165,7 +167,7 @@ def run_extras(
 ) -> Extras:
     """Play and ask what ``options`` switch on; never raises for anything the submission does."""
     notes: list[str] = []
-    oracle: Perfect | None = None
+    oracle: Perfect[Any, Any] | None = None
     if options.move_quality or options.puzzles or options.challenge_games or options.ladder_games:
         oracle, problem = _load_oracle(assignment)
         if problem:

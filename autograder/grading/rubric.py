@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from autograder.errors import GraderError
-from autograder.games.pack import GamePack
+from autograder.games.pack import AnyPack
 from autograder.play.launch import Limits
 from autograder.play.records import Plan
 
@@ -419,7 +419,7 @@ def _visibility(values: dict[tuple[str, str], Any], where: str) -> tuple[tuple[s
     return tuple(found)
 
 
-def load_rubric(path: str | Path | None, pack: GamePack) -> Rubric:
+def load_rubric(path: str | Path | None, pack: AnyPack) -> Rubric:
     """The rubric in ``path`` for a game of ``pack``, or the pack's default when None.
 
     :raises GraderError: one sentence naming the file, the key, the bad value and what is allowed.
@@ -508,7 +508,7 @@ def load_rubric(path: str | Path | None, pack: GamePack) -> Rubric:
     )
 
 
-def reference(pack: GamePack) -> str:
+def reference(pack: AnyPack) -> str:
     """The Markdown table of every rubric option for ``pack``'s games, for docs/rubric.md."""
     rows = ["| key | type | meaning |", "| --- | --- | --- |"]
     for name, (kind, doc) in options(pack.phases, pack.check_criteria).items():

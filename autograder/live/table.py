@@ -18,8 +18,8 @@ from pathlib import Path
 from typing import Any
 
 from autograder.games.pack import DRAW, Assignment, MoveError, Opponent, move_marks, must_pass
+from autograder.games.perfect import OracleError
 from autograder.grading.rubric import Rubric
-from autograder.oracle.cache import OracleError
 from autograder.oracle.player import Perfect, oracle_for, perfect_opponent, within_reach
 from autograder.play.budget import Budget
 from autograder.play.records import Ply, call_ply, pass_ply
@@ -63,7 +63,7 @@ class Table:
     # ---- who plays ------------------------------------------------------------------------
 
     @functools.cached_property
-    def perfect(self) -> Perfect | None:
+    def perfect(self) -> Perfect[Any, Any] | None:
         """The game's perfect player, loaded once per table (Teeko's is a 3 MB table read and
         checked on load); None where the game has none."""
         try:
@@ -228,7 +228,7 @@ class Table:
         plain = pack.student_move(move)
         self._play(Ply(side, plain, repr(plain), marks=move_marks(pack, self.pos, plain)), move)
 
-    def _choose(self) -> Opponent:
+    def _choose(self) -> Opponent[Any, Any]:
         pack = self.assignment.pack
         if self.opponent == PERFECT:
             if self.perfect is not None and within_reach(self.perfect, self.pos):

@@ -1,8 +1,9 @@
-"""``autograder oracle build | query | info``: thin commands over :mod:`autograder.oracle.core`.
+"""``autograder oracle build | query | info``: thin commands over the solved tables the
+registered packs offer (``GamePack.tables``, :class:`~autograder.games.perfect.Tables`).
 
 Wire them into the kit's parser with ``add_oracle_commands(subparsers)``; each command sets
 ``run`` (args -> exit status), like the kit's other commands, and raises
-:class:`~autograder.oracle.cache.OracleError` (a ``GraderError``) when it cannot do its job.
+:class:`~autograder.games.perfect.OracleError` (a ``GraderError``) when it cannot do its job.
 """
 
 from __future__ import annotations
@@ -14,27 +15,34 @@ import time
 from collections.abc import Iterable, Iterator
 from typing import Any, TextIO
 
-from autograder.games.teeko.rules import BoardError, parse_position
-from autograder.games.teeko.variants import VARIANTS, find_variant
-from autograder.oracle.cache import OracleError, cache_path
-from autograder.oracle.codes import Verdict, verdict
-from autograder.oracle.core import Oracle, build, load, resolve_game
-from autograder.oracle.game import Game
+from autograder.games import PACKS
+from autograder.games.perfect import OracleError, Table, Tables, Verdict
 
 __all__ = ["add_oracle_commands", "answer", "answers"]
 
 ORACLE_HELP = "solve the games exactly (build), then ask for values of positions (query)"
 BUILD_HELP = "solve a variant and cache its table (about half a minute each, numpy needed)"
-QUERY_HELP = (
-    "read positions from stdin, one per line: 25 characters b, r or . (row 0 first), a space "
-    "and the side to move; write one JSON object per line"
-)
 INFO_HELP = "show where the tables are cached and what they hold"
-VARIANT_HELP = "teeko, teeko2 or teeko2-diamond"
+
+
+def _tables() -> list[Tables]:
+    """Every registered pack's solved tables."""
+    return [pack.tables for pack in PACKS.values() if pack.tables is not None]
+
+
+def _names() -> list[str]:
+    return [name for tables in _tables() for name in tables.names]
 
 
 def add_oracle_commands(subparsers: Any) -> None:
     """Add the ``oracle`` command and its actions to an argparse ``add_subparsers()`` object."""
+    names = _names()
+    variant_help = ", ".join(names[:-1]) + " or " + names[-1] if len(names) > 1 else names[0]
+    query_help = (
+        "read positions from stdin, one per line: "
+        + "; ".join(tables.query_format for tables in _tables())
+        + "; write one JSON object per line"
+    )
     oracle = subparsers.add_parser("oracle", help=ORACLE_HELP, description=ORACLE_HELP)
     actions = oracle.add_subparsers(dest="oracle_action", required=True, metavar="ACTION")
     build_cmd = actions.add_parser("build", help=BUILD_HELP, description=BUILD_HELP)
@@ -42,25 +50,36 @@ def add_oracle_commands(subparsers: Any) -> None:
         "--variant",
         action="append",
         metavar="V",
-        help=VARIANT_HELP + "; repeat for several (default: all of them)",
+        help=variant_help + "; repeat for several (default: all of them)",
     )
     build_cmd.add_argument(
         "--force", action="store_true", help="rebuild even when a valid table is cached"
     )
     build_cmd.set_defaults(run=_build)
-    query = actions.add_parser("query", help=QUERY_HELP, description=QUERY_HELP)
-    query.add_argument("--variant", required=True, metavar="V", help=VARIANT_HELP)
+    query = actions.add_parser("query", help=query_help, description=query_help)
+    query.add_argument("--variant", required=True, metavar="V", help=variant_help)
     query.set_defaults(run=_query)
     info = actions.add_parser("info", help=INFO_HELP, description=INFO_HELP)
-    info.add_argument("--variant", action="append", metavar="V", help=VARIANT_HELP)
+    info.add_argument("--variant", action="append", metavar="V", help=variant_help)
     info.set_defaults(run=_info)
 
 
-def _games(names: list[str] | None) -> list[Game]:
-    try:
-        return [resolve_game(name) for name in names or list(VARIANTS)]
-    except OracleError as err:
-        raise OracleError(f"--variant: {err}") from None
+def _resolve(name: str) -> tuple[Tables, str]:
+    """The tables holding the variant called ``name``, and its name there.
+
+    :raises OracleError: saying which names are known.
+    """
+    problem = None
+    for tables in _tables():
+        try:
+            return tables, tables.resolve(name)
+        except OracleError as err:
+            problem = err
+    raise OracleError(f"--variant: {problem or f'no solved tables for {name!r}'}")
+
+
+def _games(names: list[str] | None) -> list[tuple[Tables, str]]:
+    return [_resolve(name) for name in names or _names()]
 
 
 # ---- build ------------------------------------------------------------------------------------
@@ -70,21 +89,21 @@ def _build(args: argparse.Namespace) -> int:
     from rich.console import Console
 
     err = Console(stderr=True, highlight=False)
-    for game in _games(args.variant):
-        path = cache_path(game.name)
+    for tables, name in _games(args.variant):
+        path = tables.path(name)
         if not args.force and path.exists():
             try:
-                load(game)
+                tables.load(name)
             except OracleError as problem:
-                err.print(f"{game.name}: {problem}; building it again", markup=False)
+                err.print(f"{name}: {problem}; building it again", markup=False)
             else:
                 err.print(
-                    f"{game.name}: already built at {path} (--force builds it again)", markup=False
+                    f"{name}: already built at {path} (--force builds it again)", markup=False
                 )
                 continue
         started = time.perf_counter()
-        stats = _run_with_progress(build(game), game.name, err)
-        err.print(_summary(game.name, stats, time.perf_counter() - started, str(path)))
+        stats = _run_with_progress(tables.build(name), name, err)
+        err.print(_summary(tables, name, stats, time.perf_counter() - started, str(path)))
     return 0
 
 
@@ -124,43 +143,37 @@ def _run_with_progress(reports: Iterator[Any], name: str, console: Any) -> dict[
     return stats
 
 
-def _summary(name: str, stats: dict[str, Any], seconds: float, path: str) -> str:
-    start = verdict(stats.get("start", 0))
-    start_text = start.value + (f" in {start.plies} plies" if start.plies is not None else "")
-    return (
-        f"{name}: solved in {seconds:.0f} s; start position: {start_text}; longest forced win "
-        f"in the move phase: {stats.get('longest_move_phase_win')} plies; saved to {path}"
-    )
+def _summary(tables: Tables, name: str, stats: dict[str, Any], seconds: float, path: str) -> str:
+    return f"{name}: solved in {seconds:.0f} s; {tables.describe(stats)}; saved to {path}"
 
 
 # ---- query ------------------------------------------------------------------------------------
 
 
-def answer(oracle: Oracle, line: str) -> dict[str, Any]:
+def answer(tables: Tables, table: Table, line: str) -> dict[str, Any]:
     """The JSON object answering one query line: value and plies, or an error."""
     text = line.rstrip("\r\n")
     try:
-        position = parse_position(text, find_variant(oracle.game.name))
-    except BoardError as err:
+        position = tables.read_position(text, table.name)
+    except ValueError as err:
         return {"error": str(err)}
-    found: Verdict = oracle.value(position)
+    found: Verdict = table.value(position)
     return {"value": found.value, "plies": found.plies}
 
 
-def answers(oracle: Oracle, lines: Iterable[str], out: TextIO) -> int:
+def answers(tables: Tables, table: Table, lines: Iterable[str], out: TextIO) -> int:
     """Write one JSON line to ``out`` per line of ``lines``; return how many were answered."""
     count = 0
     for line in lines:
-        out.write(json.dumps(answer(oracle, line)) + "\n")
+        out.write(json.dumps(answer(tables, table, line)) + "\n")
         out.flush()
         count += 1
     return count
 
 
 def _query(args: argparse.Namespace) -> int:
-    (game,) = _games([args.variant])
-    oracle = load(game)
-    answers(oracle, sys.stdin, sys.stdout)
+    ((tables, name),) = _games([args.variant])
+    answers(tables, tables.load(name), sys.stdin, sys.stdout)
     return 0
 
 
@@ -168,21 +181,21 @@ def _query(args: argparse.Namespace) -> int:
 
 
 def _info(args: argparse.Namespace) -> int:
-    for game in _games(args.variant):
-        path = cache_path(game.name)
+    for tables, name in _games(args.variant):
+        path = tables.path(name)
         if not path.exists():
-            print(f"{game.name}: not built ({path})")
+            print(f"{name}: not built ({path})")
             continue
         try:
             started = time.perf_counter()
-            oracle = load(game)
+            oracle = tables.load(name)
             seconds = time.perf_counter() - started
         except OracleError as problem:
-            print(f"{game.name}: unusable: {problem}")
+            print(f"{name}: unusable: {problem}")
             continue
         stats = oracle.stats
         print(
-            _summary(game.name, stats, float(stats.get("seconds", 0)), str(path))
+            _summary(tables, name, stats, float(stats.get("seconds", 0)), str(path))
             + f"; {path.stat().st_size / 1e6:.0f} MB, loaded in {seconds:.2f} s"
         )
     return 0

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from autograder.games import looks_like
-from autograder.games.pack import Assignment, Check, GamePack, MoveError, Noted, Verdict
+from autograder.games.pack import AnyPack, Assignment, Check, MoveError, Noted, Verdict
 from autograder.play.host import Reply, Status
 from autograder.play.launch import Limits
 from autograder.play.protocol import cut_size, decode
@@ -22,7 +22,7 @@ _SQUARES_SHOWN = 4  # changed squares named in a message; the rest are counted
 _CELL_SHOWN = 8  # characters of a changed cell shown (a piece is one)
 
 
-def _squares(pack: GamePack, pos: Any, changes: Any) -> str:
+def _squares(pack: AnyPack, pos: Any, changes: Any) -> str:
     """ ": squares B3 (' ' → 'b'), …" for the squares the child says ``make_move`` changed, in
     the pack's names; "" when it sent none we can read (it is the submission's process)."""
     try:

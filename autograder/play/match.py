@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from autograder.games.pack import DRAW, Assignment, Opponent, move_marks, must_pass
 from autograder.play.budget import Budget
@@ -32,7 +33,7 @@ class Entrant:
 
     name: str
     source_dir: Path | None = None
-    opponent: Opponent | None = None
+    opponent: Opponent[Any, Any] | None = None
 
 
 @dataclass(frozen=True)

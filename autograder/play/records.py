@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from autograder.games.pack import Assignment, GamePack, Noted, move_marks
+from autograder.games.pack import AnyPack, Assignment, Noted, move_marks
 from autograder.games.tactics import Probe
 from autograder.play.host import Status
 from autograder.play.launch import Limits
@@ -144,7 +144,7 @@ class Session:
         return games + self.probes + tuple(call for _, call in self.tactics)
 
 
-def call_ply(pack: GamePack, side: str, pos: Any, call: Call) -> Ply:
+def call_ply(pack: AnyPack, side: str, pos: Any, call: Call) -> Ply:
     """The submission's move on ``pos``, as a replay shows it (refused ones too)."""
     move = None if call.move is None else pack.student_move(call.move)
     return Ply(
@@ -158,7 +158,7 @@ def call_ply(pack: GamePack, side: str, pos: Any, call: Call) -> Ply:
     )
 
 
-def pass_ply(pack: GamePack, side: str) -> Ply:
+def pass_ply(pack: AnyPack, side: str) -> Ply:
     """A pass ``side`` was forced to (no other legal move), played by the referee: "white
     passes (no legal move)" in every report and replay."""
     name = pack.side_names.get(side, side)

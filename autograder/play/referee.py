@@ -239,7 +239,10 @@ class Referee:
         return self.ask_move(proc, where, pos, [(reply, construct)]), proc
 
     def game(
-        self, number: int, opponent: tuple[str, Opponent] | None = None, label: str = "game"
+        self,
+        number: int,
+        opponent: tuple[str, Opponent[Any, Any]] | None = None,
+        label: str = "game",
     ) -> Game:
         """One game from the start against ``opponent`` (name, function; default: the pack's
         random player), the submission first to move when ``number`` is odd.

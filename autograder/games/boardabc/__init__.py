@@ -17,6 +17,7 @@ from autograder.games.boardabc import c4, checks
 from autograder.games.connect4 import rules, view
 from autograder.games.connect4.opponents import OPPONENTS
 from autograder.games.connect4.probes import probe_positions
+from autograder.games.connect4.solver import tactics_exact
 from autograder.games.pack import GamePack
 
 __all__ = ["PACK"]
@@ -56,7 +57,7 @@ def _missing(sources: Mapping[str, bytes]) -> str | None:
     )
 
 
-PACK = GamePack(
+PACK: GamePack[rules.Position, int, rules.Variant] = GamePack(
     name="board-abc",
     title="Board ABC (tic-tac-toe and Connect Four)",
     variants={c4.VARIANT.name: c4.VARIANT},
@@ -94,4 +95,5 @@ PACK = GamePack(
     check_criteria=checks.CRITERIA,
     checks=checks.checks,
     missing=_missing,
+    exact=tactics_exact,  # the book's Connect Four: no perfect player offered
 )

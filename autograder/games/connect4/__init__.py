@@ -8,6 +8,7 @@ from autograder.games.connect4 import notebook, rules, view
 from autograder.games.connect4.opponents import OPPONENTS
 from autograder.games.connect4.probes import probe_positions
 from autograder.games.connect4.sketch import INTERFACE as SKETCH
+from autograder.games.connect4.solver import Solver, tactics_exact
 from autograder.games.connect4.variants import VARIANTS, parse_variant
 from autograder.games.pack import GamePack
 
@@ -15,7 +16,7 @@ __all__ = ["PACK"]
 
 _HERE = Path(__file__).resolve().parent
 
-PACK = GamePack(
+PACK: GamePack[rules.Position, int, rules.Variant] = GamePack(
     name="connect4",
     title="Connect Four",
     variants=VARIANTS,
@@ -52,4 +53,6 @@ PACK = GamePack(
         "notebook": notebook.INTERFACE,  # seed 004's Agent and Connect4State
         SKETCH.name: SKETCH,  # seed 003's Processing sketch
     },
+    perfect=Solver,  # within its reach (``solvable``)
+    exact=tactics_exact,
 )

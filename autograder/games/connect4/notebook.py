@@ -218,7 +218,7 @@ def _format_problem(raw: Any, pos: rules.Position) -> str | None:
     return rules.format_problem(raw, pos, CALL)
 
 
-INTERFACE = Interface(
+INTERFACE: Interface[rules.Position, int, rules.Variant] = Interface(
     name="notebook",
     course="seed 004's notebook (Agent and Connect4State)",
     player_class="Agent",

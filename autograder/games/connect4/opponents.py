@@ -81,7 +81,7 @@ def _negamax(pos: Position, depth: int) -> int:
     return max(-_negamax(play(pos, c), depth - 1) for c in legal_moves(pos))
 
 
-def minimax_opponent(depth: int = 2) -> Opponent:
+def minimax_opponent(depth: int = 2) -> Opponent[Position, int]:
     """A plain fixed-depth minimax player (no pruning, no tricks): the ladder's middle rung."""
 
     def choose(pos: Position, rng: random.Random) -> int:
@@ -92,7 +92,7 @@ def minimax_opponent(depth: int = 2) -> Opponent:
     return choose
 
 
-OPPONENTS: dict[str, tuple[str, Opponent]] = {
+OPPONENTS: dict[str, tuple[str, Opponent[Position, int]]] = {
     "random": ("the random player", random_opponent),
     "greedy": ("the greedy player", greedy_opponent),
     "minimax2": ("the depth-2 minimax player", minimax_opponent(2)),

@@ -184,7 +184,7 @@ def missing(sources: Mapping[str, bytes]) -> str | None:
     )
 
 
-INTERFACE = Interface(
+INTERFACE: Interface[Position, int, rules.Variant] = Interface(
     name="sketch",
     course="seed 003's Processing sketch",
     player_class="aiBrain",

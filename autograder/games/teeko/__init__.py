@@ -8,6 +8,7 @@ from autograder.games.pack import GamePack
 from autograder.games.teeko import rules, view
 from autograder.games.teeko.opponents import OPPONENTS
 from autograder.games.teeko.probes import probe_positions, random_position
+from autograder.games.teeko.solved import TABLES, load
 from autograder.games.teeko.variants import VARIANTS, Variant
 
 __all__ = ["PACK"]
@@ -20,7 +21,7 @@ def _folder(variant: Variant) -> str:
     return "teeko" if variant.name == "teeko" else "teeko2"
 
 
-PACK = GamePack(
+PACK: GamePack[rules.Position, rules.Move, Variant] = GamePack(
     name="teeko",
     title="Teeko",
     variants=VARIANTS,
@@ -51,4 +52,6 @@ PACK = GamePack(
     clicks=view.clicks,
     solution=lambda variant: f"solution/{_folder(variant)}/game.py",
     square_name=lambda row, col: rules.square_name(rules.square(row, col)),
+    perfect=load,  # the solved table (its tactics are judged by the rules: it is not loaded)
+    tables=TABLES,
 )

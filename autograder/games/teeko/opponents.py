@@ -68,7 +68,7 @@ def _negamax(pos: Position, depth: int) -> int:
     return max((-_negamax(play(pos, m), depth - 1) for m in legal_moves(pos)), default=0)
 
 
-def minimax_opponent(depth: int = 2) -> Opponent:
+def minimax_opponent(depth: int = 2) -> Opponent[Position, Move]:
     """A plain fixed-depth minimax player (no pruning, no tricks): the ladder's middle rung."""
 
     def choose(pos: Position, rng: random.Random) -> Move:
@@ -85,7 +85,7 @@ def random_opponent(pos: Position, rng: random.Random) -> Move:
 
 
 # id -> (how reports call it, the opponent): the ladder of ``check --ladder``, weakest first
-OPPONENTS: dict[str, tuple[str, Opponent]] = {
+OPPONENTS: dict[str, tuple[str, Opponent[Position, Move]]] = {
     "random": ("the random player", random_opponent),
     "greedy": ("the greedy player", greedy_opponent),
     "minimax2": ("the depth-2 minimax player", minimax_opponent(2)),

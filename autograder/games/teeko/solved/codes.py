@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from autograder.games.perfect import DRAW, LOSS, WIN, Verdict
 
 __all__ = [
     "WIN",
@@ -17,8 +17,6 @@ __all__ = [
     "verdict",
     "parent_code",
 ]
-
-WIN, DRAW, LOSS = "win", "draw", "loss"
 
 # ---- value encoding ---------------------------------------------------------------------------
 # One signed byte (numpy int8) per position, always for the side to move:
@@ -42,19 +40,6 @@ WIN, DRAW, LOSS = "win", "draw", "loss"
 DRAW_CODE = 0
 UNKNOWN = -128
 MAX_PLIES = 126
-
-
-class Verdict(NamedTuple):
-    """The value of a position for the side to move, and the plies left with best play."""
-
-    value: str  # WIN, DRAW or LOSS
-    plies: int | None  # None for a draw
-
-    def after_move(self) -> Verdict:
-        """The verdict for the side that moved into a position worth ``self`` to its opponent."""
-        if self.plies is None:
-            return self
-        return Verdict(LOSS if self.value == WIN else WIN, self.plies + 1)
 
 
 def win_code(plies: int) -> int:

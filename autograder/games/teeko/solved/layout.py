@@ -21,7 +21,7 @@ from __future__ import annotations
 from itertools import combinations
 from math import comb
 
-from autograder.oracle.game import Game
+from autograder.games.teeko.solved.game import Game
 
 __all__ = ["Layout", "compress", "expand"]
 

@@ -16,13 +16,14 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, Protocol
 
+from autograder.games.perfect import OracleError
 from autograder.games.teeko.rules import BLACK, Move
+from autograder.games.teeko.solved.cache import cache_path, read_table, write_table
+from autograder.games.teeko.solved.codes import Verdict, parent_code, verdict
+from autograder.games.teeko.solved.game import Game, game_for
+from autograder.games.teeko.solved.layout import Layout
+from autograder.games.teeko.solved.symmetry import Folding
 from autograder.games.teeko.variants import UnknownVariantError, Variant, find_variant
-from autograder.oracle.cache import OracleError, cache_path, read_table, write_table
-from autograder.oracle.codes import Verdict, parent_code, verdict
-from autograder.oracle.game import Game, game_for
-from autograder.oracle.layout import Layout
-from autograder.oracle.symmetry import Folding
 
 __all__ = ["Oracle", "load", "build", "resolve_game", "preference"]
 
@@ -87,13 +88,19 @@ class Oracle:
         self._frames = {other: folding.relative(other) for other in folding.frame}
 
     @property
+    def name(self) -> str:
+        """The variant it solves."""
+        return self.game.name
+
+    @property
     def table(self) -> memoryview:
         """Every stored code, one signed byte per position of the folded table, in
-        :class:`~autograder.oracle.symmetry.Folding` order (read-only)."""
+        :class:`~autograder.games.teeko.solved.symmetry.Folding` order (read-only)."""
         return self._codes
 
     def code(self, black: int, red: int, turn: str) -> int:
-        """The table byte of a position given as masks (see :mod:`autograder.oracle.codes`).
+        """The table byte of a position given as masks (see
+        :mod:`autograder.games.teeko.solved.codes`).
 
         :raises OracleError: when the marker counts are not those of a position of the game.
         """
@@ -197,7 +204,8 @@ def load(variant: Variant | Game | str, path: Path | None = None) -> Oracle:
 
 
 def build(variant: Variant | Game | str, path: Path | None = None) -> Iterator[Any]:
-    """Solve ``variant`` and save its table, yielding :class:`~autograder.oracle.solver.Progress`.
+    """Solve ``variant`` and save its table, yielding
+    :class:`~autograder.games.teeko.solved.solver.Progress` reports.
 
     Nothing is saved unless the generator runs to its end; closing it early stops the build.
     Needs numpy (the ``oracle`` extra).
@@ -206,7 +214,7 @@ def build(variant: Variant | Game | str, path: Path | None = None) -> Iterator[A
     """
     game = resolve_game(variant)
     try:
-        from autograder.oracle.solver import Progress, Solver, fraction
+        from autograder.games.teeko.solved.solver import Progress, Solver, fraction
     except ImportError as err:
         raise OracleError(
             f"building the oracle needs numpy ({err}); install the kit with its oracle extra: "

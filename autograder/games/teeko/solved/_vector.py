@@ -1,4 +1,5 @@
-"""The solver's numpy view of :mod:`autograder.oracle.layout`: the same indices, a chunk at a time.
+"""The solver's numpy view of :mod:`autograder.games.teeko.solved.layout`: the same indices, a
+chunk at a time.
 
 Every method maps arrays of indices (within one level) to arrays: the squares and masks of
 both sides, goal status, move counts, the indices of predecessors (move phase) and of children
@@ -13,9 +14,9 @@ from math import comb
 import numpy as np
 import numpy.typing as npt
 
-from autograder.oracle.game import Game
-from autograder.oracle.layout import Layout
-from autograder.oracle.symmetry import Folding
+from autograder.games.teeko.solved.game import Game
+from autograder.games.teeko.solved.layout import Layout
+from autograder.games.teeko.solved.symmetry import Folding
 
 __all__ = ["VectorLayout"]
 

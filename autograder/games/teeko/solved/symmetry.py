@@ -10,15 +10,15 @@ that makes it so, applied to both sides. For 4 markers on 5x5, 1,666 placements 
 canonical, so the table folds from 96.7 to 12.8 million entries. A game whose goals are not
 closed under a symmetry (a test's row-only game, say) folds by the symmetries it has.
 
-The folded table keeps :class:`~autograder.oracle.layout.Layout`'s order within a level: the
-rows of canonical placements of the other side, in colex order, each the ``stride[k]`` codes
-of the mover's placements among the squares left free. Pure Python.
+The folded table keeps :class:`~autograder.games.teeko.solved.layout.Layout`'s order within a
+level: the rows of canonical placements of the other side, in colex order, each the
+``stride[k]`` codes of the mover's placements among the squares left free. Pure Python.
 """
 
 from __future__ import annotations
 
-from autograder.oracle.game import Game
-from autograder.oracle.layout import Layout, compress, expand
+from autograder.games.teeko.solved.game import Game
+from autograder.games.teeko.solved.layout import Layout, compress, expand
 
 __all__ = ["Folding", "symmetries", "transform"]
 

@@ -2,11 +2,11 @@
 
 A table file is ``MAGIC``, one line of JSON (the header) and the payload: the folded codes
 (one signed byte per position whose other side is canonical, in
-:class:`~autograder.oracle.symmetry.Folding` order) as one zlib stream. The header holds the
-format version, the game's definition, the level sizes (full and folded), the symmetries
-folded by, the payload's SHA-256 and the build figures. A build writes a temporary file beside
-the target and renames it only when complete, so an interrupted build never leaves a file
-that looks finished.
+:class:`~autograder.games.teeko.solved.symmetry.Folding` order) as one zlib stream. The header
+holds the format version, the game's definition, the level sizes (full and folded), the
+symmetries folded by, the payload's SHA-256 and the build figures. A build writes a temporary
+file beside the target and renames it only when complete, so an interrupted build never leaves
+a file that looks finished.
 """
 
 from __future__ import annotations
@@ -19,15 +19,14 @@ from collections.abc import Generator
 from pathlib import Path
 from typing import Any, BinaryIO, cast
 
-from autograder.errors import GraderError
 from autograder.files import atomic_file, remove_stale
-from autograder.oracle.game import Game
-from autograder.oracle.symmetry import Folding
+from autograder.games.perfect import OracleError
+from autograder.games.teeko.solved.game import Game
+from autograder.games.teeko.solved.symmetry import Folding
 
 __all__ = [
     "ENV_VAR",
     "FORMAT",
-    "OracleError",
     "cache_dir",
     "cache_path",
     "write_table",
@@ -42,10 +41,6 @@ _HEADER_LIMIT = 1 << 20
 # lzma (1.9 MB) takes 17 s to write and 0.27 s to read (docs/oracle.md, "Table format").
 _LEVEL = 6
 _STEP = 1 << 20
-
-
-class OracleError(GraderError):
-    """No usable table: missing, damaged, or built for other rules; the message says which."""
 
 
 def cache_dir() -> Path:

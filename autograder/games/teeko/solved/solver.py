@@ -2,8 +2,9 @@
 
 ``Solver(game).run()`` is a generator of :class:`Progress` reports; when it is exhausted,
 ``solver.table`` holds one code per position of the folded table (see
-:mod:`autograder.oracle.codes` and :class:`~autograder.oracle.symmetry.Folding`; with
-``symmetric=False``, every position in :class:`~autograder.oracle.layout.Layout` order), and
+:mod:`autograder.games.teeko.solved.codes` and
+:class:`~autograder.games.teeko.solved.symmetry.Folding`; with ``symmetric=False``, every
+position in :class:`~autograder.games.teeko.solved.layout.Layout` order), and
 ``solver.stats`` the figures of the build, counted over every position. Stop iterating to stop
 the build; nothing is written anywhere by this module.
 
@@ -22,11 +23,11 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from autograder.oracle._vector import VectorLayout
-from autograder.oracle.codes import MAX_PLIES, UNKNOWN, loss_code, win_code
-from autograder.oracle.game import Game
-from autograder.oracle.layout import Layout
-from autograder.oracle.symmetry import Folding
+from autograder.games.teeko.solved._vector import VectorLayout
+from autograder.games.teeko.solved.codes import MAX_PLIES, UNKNOWN, loss_code, win_code
+from autograder.games.teeko.solved.game import Game
+from autograder.games.teeko.solved.layout import Layout
+from autograder.games.teeko.solved.symmetry import Folding
 
 __all__ = ["Progress", "Solver", "STAGES", "fold", "fraction"]
 
@@ -289,7 +290,7 @@ def fold_level(level: npt.NDArray[np.int8], folding: Folding, k: int) -> npt.NDA
 
 def fold(table: npt.NDArray[np.int8], folding: Folding) -> npt.NDArray[np.int8]:
     """The folded table of a full one (in :class:`Layout` order): the rows of each level whose
-    other side is canonical (:class:`~autograder.oracle.symmetry.Folding`)."""
+    other side is canonical (:class:`~autograder.games.teeko.solved.symmetry.Folding`)."""
     layout = folding.layout
     return np.concatenate(
         [

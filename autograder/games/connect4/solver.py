@@ -1,15 +1,15 @@
 """Connect Four solved exactly by search: positions near the end, and whole small boards.
 
 Teeko's oracle reads a table built once; a Connect Four board is far too big for that, so
-:class:`Solver` searches instead, with the same interface and the same answers as
-:class:`~autograder.oracle.core.Oracle`: ``value``, ``move_values`` and ``best_moves``, each a
-:class:`~autograder.oracle.codes.Verdict` for the side to move (or making the move), with the
-plies to the end of the game when the winner hurries and the loser delays.
+:class:`Solver` searches instead, with the same interface and the same answers
+(:class:`~autograder.games.perfect.Perfect`): ``value``, ``move_values`` and ``best_moves``,
+each a :class:`~autograder.games.perfect.Verdict` for the side to move (or making the move),
+with the plies to the end of the game when the winner hurries and the loser delays.
 
 It is meant for small work: a standard board with 24 empty cells or fewer, or a whole 4x4 or
 5x4 board (``docs/connect4-solver.md`` has the figures). A search that needs more than
-``node_limit`` nodes stops with :class:`~autograder.oracle.cache.OracleError` instead of
-running for minutes; :meth:`Solver.solvable` guesses beforehand whether it would.
+``node_limit`` nodes stops with :class:`~autograder.games.perfect.OracleError` instead of running
+for minutes; :meth:`Solver.solvable` guesses beforehand whether it would.
 
 How: negamax with alpha-beta on the engine's bitboards (one ``rows + 1`` bit column each,
 see :mod:`autograder.games.connect4.rules`), a transposition table of score bounds, the root
@@ -35,10 +35,16 @@ from autograder.games.connect4.rules import (
 )
 from autograder.games.connect4.rules import result as game_result
 from autograder.games.connect4.variants import find_variant
-from autograder.oracle.cache import OracleError
-from autograder.oracle.codes import DRAW, LOSS, WIN, Verdict
+from autograder.games.perfect import DRAW, LOSS, WIN, Exact, OracleError, Verdict
 
-__all__ = ["NODE_LIMIT", "REACH", "Solver", "positions_with_empty"]
+__all__ = [
+    "NODE_LIMIT",
+    "REACH",
+    "TACTICS_NODES",
+    "Solver",
+    "positions_with_empty",
+    "tactics_exact",
+]
 
 # Nodes one call may search before it gives up: about 5 s of pure Python (some 100,000
 # nodes a second on 7x6, see docs/connect4-solver.md).
@@ -414,3 +420,29 @@ def _threatened(pos: Position) -> bool:
     if winning_moves(pos):
         return True
     return bool(winning_moves(Position(pos.red, pos.yellow, opponent(pos.turn), pos.variant)))
+
+
+# Nodes the solver may spend on one tactical position (all its moves together): about 2 s of
+# pure Python; a position that needs more is not asked. Nodes, not seconds, so the probes of a
+# seed are the same on a busy machine.
+TACTICS_NODES = 200_000
+
+
+def tactics_exact(variant: Variant) -> Exact:
+    """Each legal move's exact outcome on a tactical position, for the referee to pick and
+    judge its tactical probes by (the pack's ``exact``), or None out of reach.
+
+    A fresh solver per call of this function, so a submission's probes do not depend on what
+    was solved before.
+    """
+    solver = Solver(variant, node_limit=TACTICS_NODES)
+
+    def exact(pos: Position) -> list[tuple[int, str]] | None:
+        if not solver.solvable(pos):
+            return None
+        try:
+            return [(column, verdict.value) for column, verdict in solver.move_values(pos)]
+        except OracleError:
+            return None
+
+    return exact
