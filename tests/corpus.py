@@ -880,7 +880,9 @@ _hide = []
 _kit = _find({"driver": "_plain", "protocol": "receive"})
 if "driver" in _kit:
     _real_plain = _kit["driver"]["_plain"]
-    _kit["driver"]["_plain"] = lambda board: _hide.pop() if _hide else _real_plain(board)
+    _kit["driver"]["_plain"] = lambda board, *size: _hide.pop() if _hide else _real_plain(
+        board, *size
+    )
 if "protocol" in _kit:
     _real_encode = _kit["protocol"]["encode"]
 

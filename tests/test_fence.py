@@ -10,6 +10,7 @@ from autograder.play import fence
 from autograder.play.fence import (
     CHILD,
     DRIVER,
+    LIBRARY,
     PROTOCOL,
     SITE,
     SUBMISSION,
@@ -58,6 +59,7 @@ def test_links_on_the_way_are_mirrored(tmp_path):
 
 
 DRIVER_FILE = Path("/kit/games/teeko/driver.py")
+SHARED = (Path("/kit/games/grid_driver.py"),)
 FAKE = Layout(
     interpreter="/opt/py/bin/python3.11",
     read_only=("/opt/py/bin/python3.11", "/opt/py/lib", "/usr/lib/x86_64-linux-gnu"),
@@ -68,9 +70,9 @@ FAKE = Layout(
 
 
 def test_every_folder_above_a_bind_is_made_readable_before_it():
-    args = command(FAKE, Path("/kit/child.py"), Path("/work/sub"), DRIVER_FILE, 64, privileged=True)
+    args = command(FAKE, Path("/kit/child.py"), Path("/work/sub"), DRIVER_FILE, 64, True, SHARED)
     made = [args[i + 1] for i, a in enumerate(args) if a == "--dir"]
-    for needed in ("/opt", "/opt/py", "/opt/py/bin", "/usr", "/usr/lib", "/sandbox", SITE):
+    for needed in ("/opt", "/opt/py", "/opt/py/bin", "/usr", "/usr/lib", "/sandbox", SITE, LIBRARY):
         assert needed in made
         position = args.index(needed)
         assert args[position - 3 : position - 1] == ["--perms", "0755"]
@@ -80,7 +82,7 @@ def test_every_folder_above_a_bind_is_made_readable_before_it():
 
 
 def test_the_command_binds_only_the_allowlist_read_only():
-    args = command(FAKE, Path("/kit/child.py"), Path("/work/sub"), DRIVER_FILE, 64, privileged=True)
+    args = command(FAKE, Path("/kit/child.py"), Path("/work/sub"), DRIVER_FILE, 64, True, SHARED)
     binds = [(args[i + 1], args[i + 2]) for i, a in enumerate(args) if a == "--ro-bind"]
     assert binds == [
         ("/opt/py/bin/python3.11", "/opt/py/bin/python3.11"),
@@ -90,6 +92,7 @@ def test_the_command_binds_only_the_allowlist_read_only():
         ("/kit/protocol.py", PROTOCOL),
         ("/work/sub", SUBMISSION),
         ("/kit/games/teeko/driver.py", DRIVER),
+        ("/kit/games/grid_driver.py", f"{LIBRARY}/grid_driver.py"),
         ("/venv/site/numpy", f"{SITE}/numpy"),
     ]
     assert "--bind" not in args and "--dev-bind" not in args

@@ -11,8 +11,9 @@ from pathlib import Path
 
 import pytest
 
+from autograder.games import grid_driver
 from autograder.play.host import PlayerProcess, Status, _Usage
-from autograder.play.launch import Limits
+from autograder.play.launch import LIBRARY, Limits
 from autograder.play.sandbox import INSTALL_BWRAP, Protections, available
 from tests.conftest import launch
 
@@ -358,3 +359,63 @@ def test_logging_works_and_is_not_reported_as_reaching_into_the_grader(tmp_path)
     with _real(tmp_path, _player(walks)) as proc:
         assert _constructed(proc).request({"op": "move"}, 2, "make_move").ok
         assert proc.refused == ["walked the call stack (sys._getframe)"]
+
+
+_REACHES_FOR_THE_SHARED_DRIVER = """
+import importlib.util, sys
+
+tried = []
+for name in ("grid_driver", "autograder.games.grid_driver"):
+    try:
+        __import__(name)
+        tried.append(name + " imported")
+    except ImportError as err:
+        tried.append(f"{name}: {type(err).__name__}")
+lent = [n for n, m in list(sys.modules.items()) if "Grid" in getattr(m, "__dict__", {})]
+copies = []
+for path in ("/sandbox/library/grid_driver.py", LIBRARY):
+    spec = importlib.util.spec_from_file_location("copy", path)
+    copy = importlib.util.module_from_spec(spec)
+    try:
+        spec.loader.exec_module(copy)
+    except OSError:
+        continue
+    copy._plain = lambda board, rows, columns: None  # would hide every change: in this copy
+    copies.append(path)
+print("tried:", tried, "lent:", lent, "copies:", copies)
+"""
+
+
+@pytest.mark.parametrize(
+    "layers",
+    [pytest.param(None, marks=needs_fence, id="fenced"), pytest.param(BARE, id="unfenced")],
+)
+def test_a_submission_cannot_reach_the_shared_driver_it_was_loaded_with(tmp_path, layers):
+    """The runner lends the grid driver to the game's driver while it loads, never after: the
+    submission cannot import it, finds no module holding it, and a copy it loads from the
+    file the fence shows (/sandbox/library/) or the kit's is not the one answering the grader:
+    patched, it hides nothing (docs/sandbox.md)."""
+    library = str(LIBRARY[grid_driver.__name__])
+    prelude = _REACHES_FOR_THE_SHARED_DRIVER.replace("LIBRARY", repr(library))
+    (tmp_path / "game.py").write_text(_player("state[0][0] = '?'\nreturn [(2, 2)]", prelude))
+    with PlayerProcess(launch(tmp_path, FAST, layers)) as proc:
+        loaded = proc.start()
+        reply = _constructed(proc).request({"op": "move"}, 2, "make_move")
+    copy = "/sandbox/library/grid_driver.py" if layers is None else library
+    imports = [f"{name}: ModuleNotFoundError" for name in ("grid_driver", grid_driver.__name__)]
+    assert loaded.printed.strip() == f"tried: {imports} lent: [] copies: {[copy]}"
+    assert reply.ok, reply.detail
+    assert reply.data["state_changed"] is True
+    assert reply.data["state_changes"] == {"squares": [[0, 0, " ", "?"]], "count": 1}
+
+
+def test_a_submission_patching_builtins_changes_nothing_in_the_driver(tmp_path):
+    """The driver and the shared code it imports were loaded with a copy of the builtins of
+    their own: with ``str`` and ``range`` patched (every cell read as "?", or none read), the
+    square make_move changed is still found (docs/sandbox.md, "runner hardening")."""
+    patch = "import builtins\nbuiltins.str = lambda value='': '?'\nbuiltins.range = lambda *a: []\n"
+    (tmp_path / "game.py").write_text(_player(patch + "state[0][0] = '?'\nreturn [(2, 2)]"))
+    with PlayerProcess(launch(tmp_path, FAST)) as proc:
+        reply = _constructed(proc).request({"op": "move"}, 2, "make_move")
+    assert reply.ok, reply.detail
+    assert reply.data["state_changes"] == {"squares": [[0, 0, " ", "?"]], "count": 1}

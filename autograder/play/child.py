@@ -1,16 +1,18 @@
 """The player runner: the only code of the kit that runs inside a submission's process.
 
 Started by the host as a script (``python -s -P -B child.py ...``), so that it needs nothing
-from the grader but the game's driver module (``games/<pack>/driver.py``), which it loads
-before the submission. It sets the sandbox up from inside (identity, reaper, limits, seccomp),
-imports the submission's main file when asked (``load``), then hands every other request to
-the driver, over a private pipe pair with length-prefixed JSON. It never decides a score; it
-only reports what the submission did. Everything here is untrusted once the submission is
-imported: the host checks every reply.
+from the grader but the game's driver module (``games/<pack>/driver.py``) and the kit's shared
+driver code it imports (``games/grid_driver.py``), which it loads before the submission. It
+sets the sandbox up from inside (identity, reaper, limits, seccomp), imports the submission's
+main file when asked (``load``), then hands every other request to the driver, over a private
+pipe pair with length-prefixed JSON. It never decides a score; it only reports what the
+submission did. Everything here is untrusted once the submission is imported: the host checks
+every reply.
 """
 
 from __future__ import annotations
 
+import builtins
 import contextlib
 import importlib
 import json
@@ -58,13 +60,29 @@ _HERE = os.path.dirname(os.path.abspath(__file__))
 
 
 def _load_module(path: str, name: str) -> types.ModuleType:
-    """A kit module from ``path`` (the wire protocol, the game's driver), loaded before the
-    submission and kept out of ``sys.modules``, where the submission would find it."""
+    """A kit module from ``path`` (the wire protocol, the game's driver, the shared driver code),
+    loaded before the submission and kept out of ``sys.modules``, where the submission would
+    find it. Its builtins are a copy of its own, made now: a submission that patches
+    ``builtins`` changes nothing in the kit's code (the runner binds its own above)."""
     module = types.ModuleType(name)
     module.__file__ = path
+    module.__dict__["__builtins__"] = dict(vars(builtins))
     with open(path, "rb") as handle:
         exec(compile(handle.read(), path, "exec"), module.__dict__)
     return module
+
+
+def _load_driver(path: str, library: dict[str, str]) -> tuple[types.ModuleType, list[str]]:
+    """The game's driver, and the files of the kit's shared driver modules (``library``:
+    module name -> file) it was lent: they are in ``sys.modules`` while the driver loads and
+    never after, so the driver imports them by name and the submission cannot."""
+    lent = {name: _load_module(file, name) for name, file in library.items()}
+    sys.modules.update(lent)
+    try:
+        return _load_module(path, "_kit_driver"), [m.__file__ or "" for m in lent.values()]
+    finally:
+        for name in lent:
+            del sys.modules[name]
 
 
 # ---- the audit hook: the introspection a forger needs, refused and recorded ---------------------
@@ -689,8 +707,8 @@ def main(argv: list[str]) -> None:
     source_dir, seed, settings = argv[3], int(argv[4]), json.loads(argv[5])
     try:
         source_dir = _settle(source_dir, settings)
-        driver = _load_module(settings["driver"], "_kit_driver")
-        _KIT_FILES.add(driver.__file__)
+        driver, library = _load_driver(settings["driver"], settings.get("library", {}))
+        _KIT_FILES.update([driver.__file__, *library])
         failure = None
     except _TooLarge as err:
         failure = {"ok": False, "kind": "files", "error": str(err)}

@@ -6,7 +6,8 @@ Inside, the root is an empty, read-only tmpfs holding only
   folders of the shared libraries the interpreter loads (found with ``ldd``), read-only, at
   their own paths, with the symbolic links that lead to them;
 - the runner (``/sandbox/child.py``, the wire protocol beside it), the game's driver
-  (``/sandbox/driver.py``) and the submission's files (``/sandbox/submission``), read-only;
+  (``/sandbox/driver.py``), the kit's shared driver code (``/sandbox/library/``) and the
+  submission's files (``/sandbox/submission``), read-only;
   the runner copies the files into the private ``/tmp`` and runs them from there;
 - the third-party packages the rubric allows (``/sandbox/site/<name>``), read-only;
 - a private ``/tmp`` and ``/dev/shm`` (tmpfs, sized), a minimal ``/dev`` (null, zero, full,
@@ -38,6 +39,7 @@ __all__ = [
     "CHILD",
     "PROTOCOL",
     "DRIVER",
+    "LIBRARY",
     "SUBMISSION",
     "SITE",
     "package_paths",
@@ -47,6 +49,7 @@ SANDBOX = "/sandbox"
 CHILD = f"{SANDBOX}/child.py"  # the runner, with the wire protocol beside it
 PROTOCOL = f"{SANDBOX}/protocol.py"
 DRIVER = f"{SANDBOX}/driver.py"  # the game's driver
+LIBRARY = f"{SANDBOX}/library"  # the kit's shared driver modules, each by its file's name
 SUBMISSION = f"{SANDBOX}/submission"
 SITE = f"{SANDBOX}/site"
 _LIBRARY = re.compile(r"(?:=>\s*)?(/\S+)\s+\(0x[0-9a-f]+\)")
@@ -158,11 +161,13 @@ def command(
     driver: Path | None,
     tmp_mb: int,
     privileged: bool,
+    library: tuple[Path, ...] = (),
 ) -> list[str]:
     """The bubblewrap command line up to ``--``; the interpreter and its arguments follow.
 
     ``privileged``: the grader is root, so no user namespace is made and the runner keeps
     only what it needs to switch to its own unprivileged uid (``CAP_SETUID``, ``CAP_SETGID``).
+    ``library``: the kit's shared driver modules, shown at ``LIBRARY/<name>``.
     """
     program = bwrap() or "bwrap"
     args = [program, "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts"]
@@ -175,6 +180,7 @@ def command(
     runner = [(child, CHILD), (child.with_name("protocol.py"), PROTOCOL), (submission, SUBMISSION)]
     if driver is not None:
         runner.append((driver, DRIVER))
+    runner += [(path, f"{LIBRARY}/{path.name}") for path in library]
     destinations = [
         *where.read_only,
         *where.covered,

@@ -9,13 +9,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from autograder.games import grid_driver
 from autograder.play import fence, seccomp
 from autograder.play.cgroups import Cgroup, join_command
 from autograder.play.sandbox import Protections, runner_command
 
-__all__ = ["Limits", "Launch", "PACKAGES", "missing_packages"]
+__all__ = ["Limits", "Launch", "LIBRARY", "PACKAGES", "missing_packages"]
 
 PACKAGES = ("numpy",)  # third-party packages a submission may import (the rubric's default)
+# The kit's shared driver modules, by the name a driver imports them by: the fence shows them
+# read-only and the runner lends them to the driver while it loads (docs/sandbox.md).
+LIBRARY = {grid_driver.__name__: Path(grid_driver.__file__)}
 
 
 @dataclass(frozen=True)
@@ -63,6 +67,7 @@ class Launch:
             self.driver,
             self.limits.file_mb,
             self.limits.packages,
+            tuple(LIBRARY.values()),
         )
         return [
             *(join_command(group) if group is not None else []),
@@ -104,6 +109,10 @@ class Launch:
             "site": fence.SITE if layers.fence else None,
             "seccomp": program.hex() if program else None,
             "driver": fence.DRIVER if layers.fence else str(self.driver),
+            "library": {
+                name: f"{fence.LIBRARY}/{path.name}" if layers.fence else str(path)
+                for name, path in LIBRARY.items()
+            },
             "main": self.main_file,
             "portable": layers.portable,
             "packages": list(limits.packages),

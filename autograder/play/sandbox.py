@@ -164,16 +164,20 @@ def runner_command(
     driver: Path | None,
     tmp_mb: int,
     packages: tuple[str, ...] = (),
+    library: tuple[Path, ...] = (),
 ) -> list[str]:
     """How to start ``child.py`` for ``submission``: inside the fence where there is one.
 
-    The runner's own arguments follow. Fenced, the submission is at ``fence.SUBMISSION`` and
-    the game's ``driver`` at ``fence.DRIVER``.
+    The runner's own arguments follow. Fenced, the submission is at ``fence.SUBMISSION``, the
+    game's ``driver`` at ``fence.DRIVER`` and the shared driver modules (``library``) in
+    ``fence.LIBRARY``.
     """
     if not protections.fence:
         return [sys.executable, "-s", "-P", "-B", str(CHILD)]
     where = fence.layout(packages)
-    prefix = fence.command(where, CHILD, submission, driver, tmp_mb, privileged=protections.root)
+    prefix = fence.command(
+        where, CHILD, submission, driver, tmp_mb, privileged=protections.root, library=library
+    )
     return [*prefix, where.interpreter, "-s", "-P", "-B", fence.CHILD]
 
 

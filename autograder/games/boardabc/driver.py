@@ -13,32 +13,13 @@ student's own constructor and pieces (``TTTBoard([TTTPiece.X, ...], TTTPiece.O)`
 
 from __future__ import annotations
 
-# Bound before the submission runs, as in the runner: a submission patching builtins changes
-# nothing here.
-from builtins import (  # noqa: UP029
-    BaseException,
-    Exception,
-    bool,
-    dict,
-    enumerate,
-    getattr,
-    int,
-    isinstance,
-    len,
-    list,
-    open,
-    range,
-    repr,
-    sorted,
-    str,
-    type,
-)
-from collections.abc import Callable
 from contextlib import suppress
 from importlib import import_module
 from os import listdir, path
 from types import FunctionType
 from typing import Any, NamedTuple
+
+from autograder.games.grid_driver import Encode, ErrorText, FindClass, Handlers, Latest
 
 ROWS, COLUMNS = 6, 7  # the book's Connect Four: 7 columns of 6
 _MODULES = {  # the game -> its file, board class and piece class, as the book names them
@@ -115,11 +96,13 @@ def _piece(value: object) -> str | None:
 def _sealed(function: Any) -> Any:
     """``function`` with globals of its own, holding only what it uses: the student's boards
     carry it, and the driver's own globals (what answers the checks) must not be reachable
-    from them (``move.__globals__``)."""
+    from them (``move.__globals__``). The builtins it uses are among them, taken from the
+    driver's own (the runner's copy, which the submission cannot patch)."""
     names = {
-        name: function.__globals__[name]
+        name: space[name]
+        for space in (function.__builtins__, function.__globals__)
         for name in function.__code__.co_names
-        if name in function.__globals__
+        if name in space
     }
     return FunctionType(
         function.__code__,
@@ -131,13 +114,10 @@ def _sealed(function: Any) -> Any:
 
 
 def make_handlers(
-    module: Any,
-    encode: Callable[[object], dict[str, Any]],
-    error_text: Callable[[BaseException], str],
-    find_class: Callable[[Any, str], Any],
-) -> dict[str, Callable[[dict[str, Any]], dict[str, Any]]]:
+    module: Any, encode: Encode, error_text: ErrorText, find_class: FindClass
+) -> Handlers:
     """The request handlers for a loaded ``minimax.py``; each returns the reply to send."""
-    current: list[Any] = [None]  # the state of the game being played, from the referee
+    latest = Latest()  # the state of the game being played, from the referee
 
     def one_board() -> Any:
         """The module of the submission's folder that defines exercise 3's ``GameBoard``, or
@@ -386,16 +366,8 @@ def make_handlers(
             name = request["ask"] if request["ask"] != "best" else "find_best_move"
             return {"ok": True, "error": f"{name} raised {error_text(err)}"}
 
-    def new(request: dict[str, Any]) -> dict[str, Any]:
-        current[0] = request.get("state") or request["start"]
-        return {"ok": True}
-
-    def sync(request: dict[str, Any]) -> dict[str, Any]:
-        current[0] = request["state"]
-        return {"ok": True, "notes": []}
-
     def move(_request: dict[str, Any]) -> dict[str, Any]:
-        state = current[0]
+        state = latest.position
         try:
             board = build(state)
         except _Unbuilt as err:
@@ -409,4 +381,4 @@ def make_handlers(
             "board_changed": False,
         }
 
-    return {"new": new, "sync": sync, "move": move, "check": check}
+    return {"new": latest.new, "sync": latest.sync, "move": move, "check": check}

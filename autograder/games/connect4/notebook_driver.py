@@ -13,40 +13,20 @@ student's own class. Everything reported is checked again by the grader.
 
 from __future__ import annotations
 
-# Bound before the notebook runs, as in the runner: a submission patching builtins changes nothing.
-from builtins import (  # noqa: UP029
-    BaseException,
-    TypeError,
-    delattr,
-    float,
-    getattr,
-    int,
-    isinstance,
-    list,
-    max,
-    min,
-    setattr,
-    str,
-)
 from collections.abc import Callable
 from typing import Any
+
+from autograder.games.grid_driver import Encode, ErrorText, FindClass, Handlers, Latest, copy_grid
 
 SIGNS = {-1: "r", 1: "y"}  # the agents' piece signs, as the notebook's agents_sign maps them
 _PLY = "_kit_ply"  # the attribute a counted state carries: its plies below the position asked
 
 
-def _copy(board: list[list[int]]) -> list[list[int]]:
-    return [list(row) for row in board]
-
-
 def make_handlers(
-    module: Any,
-    encode: Callable[[object], dict[str, Any]],
-    error_text: Callable[[BaseException], str],
-    find_class: Callable[[Any, str], Any],
-) -> dict[str, Callable[[dict[str, Any]], dict[str, Any]]]:
+    module: Any, encode: Encode, error_text: ErrorText, find_class: FindClass
+) -> Handlers:
     """The request handlers for a loaded notebook; each returns the reply to send."""
-    current: list[Any] = [None]  # the position being played: {"board", "player", "depth"}
+    latest = Latest()  # the position being played: {"board", "player", "depth"}
     sign = [1]
     classes: list[Any] = [None, None]  # Agent, Connect4State
 
@@ -64,16 +44,10 @@ def make_handlers(
         if missing is not None:
             return missing
         sign[0] = -1 if request["side"] == "r" else 1
-        state = request.get("state")
-        current[0] = request["start"] if state is None else state
-        return {"ok": True}
-
-    def sync(request: dict[str, Any]) -> dict[str, Any]:
-        current[0] = request["state"]
-        return {"ok": True, "notes": []}
+        return latest.new(request)
 
     def state_of(plain: dict[str, Any]) -> Any:
-        return classes[1](_copy(plain["board"]), dict(SIGNS), plain["player"])
+        return classes[1](copy_grid(plain["board"]), dict(SIGNS), plain["player"])
 
     def counted(ply_cap: list[int], made: list[int]) -> Callable[[], None]:
         """Wrap ``Connect4State.apply_action`` to count; the function that unwraps it."""
@@ -128,7 +102,7 @@ def make_handlers(
         return raw, state, made[0], deepest[0]
 
     def move(_request: dict[str, Any]) -> dict[str, Any]:
-        plain = current[0]
+        plain = latest.position
         raw, state, _made, _deepest = play(plain, plain["depth"])
         return {
             "ok": True,
@@ -204,7 +178,7 @@ def make_handlers(
             }
         return {"ok": False, "error": f"unknown check {ask!r}"}
 
-    return {"new": new, "sync": sync, "move": move, "check": check}
+    return {"new": new, "sync": latest.sync, "move": move, "check": check}
 
 
 def _value(state: Any) -> Any:

@@ -21,32 +21,14 @@ from __future__ import annotations
 import builtins as _builtins
 import math
 import random as _random
-
-# Bound before the submission runs, as in the runner: a submission patching builtins changes
-# nothing here.
-from builtins import (  # noqa: UP029
-    BaseException,
-    OSError,
-    getattr,
-    hasattr,
-    int,
-    isinstance,
-    len,
-    list,
-    open,
-    range,
-    setattr,
-    sorted,
-    str,
-    type,
-)
-from collections.abc import Callable
 from contextlib import suppress
 from importlib import import_module
 from os import listdir, path
 from re import compile as _compile
 from time import monotonic
 from typing import Any
+
+from autograder.games.grid_driver import Encode, ErrorText, FindClass, Handlers, Latest
 
 ROWS, COLUMNS = 6, 7  # the chapter's board: 6 rows of 7, row 0 at the top
 WIDTH, HEIGHT = 700, 600  # the chapter's size(700, 600), until the sketch says otherwise
@@ -205,14 +187,11 @@ def _letter(value: object) -> str:
 
 
 def make_handlers(
-    module: Any,
-    encode: Callable[[object], dict[str, Any]],
-    error_text: Callable[[BaseException], str],
-    find_class: Callable[[Any, str], Any],
-) -> dict[str, Callable[[dict[str, Any]], dict[str, Any]]]:
+    module: Any, encode: Encode, error_text: ErrorText, find_class: FindClass
+) -> Handlers:
     """The request handlers for a loaded ``gameBoard.py``; each returns the reply to send."""
     folder = path.dirname(path.abspath(module.__file__ or "."))
-    current: list[Any] = [None]  # the grid to move from, as the grader sent it
+    latest = Latest()  # the grid to move from, as the grader sent it
     _fit_size(folder)
 
     def find(name: str, preferred: str) -> Any:
@@ -236,15 +215,6 @@ def make_handlers(
             "(AIBrain.py), GameBoard (gameBoard.py) and Spot (spot.py)"
         )
 
-    def new(request: dict[str, Any]) -> dict[str, Any]:
-        state = request.get("state")
-        current[0] = request["start"] if state is None else state
-        return {"ok": True}
-
-    def sync(request: dict[str, Any]) -> dict[str, Any]:
-        current[0] = request["state"]
-        return {"ok": True, "notes": []}
-
     def move(_request: dict[str, Any]) -> dict[str, Any]:
         board_class = find("GameBoard", "gameBoard")
         if type(board_class) is dict:
@@ -252,7 +222,7 @@ def make_handlers(
         brain_class = find("aiBrain", "AIBrain")
         if type(brain_class) is dict:
             return brain_class
-        grid = current[0]
+        grid = latest.position
         try:
             board = board_class()
         except BaseException as err:
@@ -264,7 +234,7 @@ def make_handlers(
         brain.autoPlay()
         return {"ok": True, "move": encode(_after(board))}
 
-    return {"new": new, "sync": sync, "move": move}
+    return {"new": latest.new, "sync": latest.sync, "move": move}
 
 
 def _names(place: Any) -> list[str]:

@@ -1,0 +1,243 @@
+"""The child side of the grid games: how the course's driver calls a student's player.
+
+A pack's driver is one line, ``make_handlers = Grid(...).make_handlers``; this module holds
+what every such driver does. It runs in the submission's process (``autograder/play/child.py``
+loads the pack's driver there), so it is standard library only, like the runner, which loads
+it with a copy of the builtins of its own (a submission patching ``builtins`` changes nothing
+here) and lends it to the driver's import while the driver loads, never after: the submission
+cannot import it (docs/sandbox.md).
+
+The player it drives is the course's: ``cls()`` for a side, ``my_piece`` and ``opp`` set,
+``board`` a list of rows of one-character strings (any rectangular size), told every ply
+(``place_piece(move, my_piece)`` for its own, ``opponent_move(move)`` for the other side's)
+and asked ``make_move(board)``. Everything it reports is checked again by the grader.
+
+A sync request carries the position (``state``), the player's own last move (``own``, None
+before its first) and what was played since: ``moves``, every ply oldest first, the sides
+alternating from the one after its own move (from the first side when ``own`` is None), forced
+passes included, where the referee sends it, else ``opp``, the other side's last move. A pass
+changes no square: the player is not told of it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+__all__ = [
+    "Encode",
+    "ErrorText",
+    "FindClass",
+    "Grid",
+    "Handlers",
+    "Latest",
+    "cell",
+    "cells",
+    "column",
+    "copy_grid",
+]
+
+# What the runner hands a driver's ``make_handlers(module, encode, error_text, find_class)``: the
+# submission's module, how a returned value is described, the student's view of an exception,
+# and ``find_class(module, name)``: the class, or the reply naming those there are. It returns a
+# handler per request, each taking the request and returning the reply.
+Encode = Callable[[object], dict[str, Any]]
+ErrorText = Callable[[BaseException], str]
+FindClass = Callable[[Any, str], Any]
+Handlers = dict[str, Callable[[dict[str, Any]], dict[str, Any]]]
+
+_CHANGES_SENT = 8  # squares listed when make_move changed a board; the count says the rest
+
+
+# ---- how a move reaches the student: the pack's plain data, shaped as the homework's ---------
+
+
+def column(move: Any) -> int:
+    """A column (Connect Four): ``3``."""
+    return int(move)
+
+
+def cell(move: Any) -> tuple[Any, ...]:
+    """One square as ``(row, col)`` (Othello)."""
+    return tuple(move)
+
+
+def cells(move: Any) -> list[tuple[Any, ...]]:
+    """Squares as a list of ``(row, col)``: one to drop, two to move from and to (Teeko)."""
+    return [tuple(square) for square in move]
+
+
+# ---- boards ---------------------------------------------------------------------------------
+
+
+def copy_grid(board: list[list[Any]]) -> list[list[Any]]:
+    """A fresh list of fresh rows."""
+    return [list(row) for row in board]
+
+
+def _plain(board: object, rows: int, columns: int) -> list[list[str]] | None:
+    """The board's cells as strings, or None when it is no grid of that size we can read."""
+    try:
+        return [[str(board[r][c]) for c in range(columns)] for r in range(rows)]  # type: ignore[index]
+    except BaseException:
+        return None
+
+
+def _changes(before: list[list[str]] | None, after: list[list[str]] | None) -> dict[str, Any]:
+    """The squares ``after`` differs in from ``before``: the first few as [row, col, was, now]
+    (cells cut short), and how many there are; none when either cannot be read."""
+    if before is None or after is None:
+        return {"squares": [], "count": 0}
+    found = [
+        [r, c, before[r][c][:12], after[r][c][:12]]
+        for r in range(len(before))
+        for c in range(len(before[r]))
+        if before[r][c] != after[r][c]
+    ]
+    return {"squares": found[:_CHANGES_SENT], "count": len(found)}
+
+
+def _plies(request: dict[str, Any], first: bool) -> list[tuple[bool, Any]]:
+    """(whether it is the player's own, the move) for each ply a sync tells, oldest first;
+    an absent move is None. ``first``: the player's side moves first in the game."""
+    own = request.get("own")
+    moves = request.get("moves")
+    if moves is None:
+        return [(True, own), (False, request.get("opp"))]
+    mine = own is None and first  # the side after its own move, or the first side
+    plies = [(True, own)]
+    for move in moves:
+        plies.append((mine, move))
+        mine = not mine
+    return plies
+
+
+# ---- the drivers ----------------------------------------------------------------------------
+
+
+class Grid:
+    """A grid homework's driver, set by the pack.
+
+    ``pieces``: the two sides' pieces, as the player's ``my_piece`` holds them (an unknown
+    side's opponent is the second); ``move``: how a move reaches the player (``cells``,
+    ``cell``, ``column``); ``shape``: rows and columns of the board until the referee sends
+    one; ``fit_start``: a game from the start gives the player the variant's start board
+    unless its own board already reads as it (Connect Four's constructor knows one size, its
+    variants others), where without it a board that differs is drift at the first sync;
+    ``pass_move``: a pass, as the pack's ``student_move`` gives it (None: a game without
+    passes); ``own`` and ``opponent``: the player's methods told each ply.
+    """
+
+    def __init__(
+        self,
+        pieces: tuple[str, str],
+        move: Callable[[Any], Any],
+        shape: tuple[int, int],
+        fit_start: bool = False,
+        pass_move: Any = None,
+        own: str = "place_piece",
+        opponent: str = "opponent_move",
+    ) -> None:
+        self.pieces, self.move, self.shape, self.fit_start = pieces, move, shape, fit_start
+        self.pass_move, self.own, self.opponent = pass_move, own, opponent
+
+    def make_handlers(
+        self, module: Any, encode: Encode, error_text: ErrorText, find_class: FindClass
+    ) -> Handlers:
+        """The request handlers for a loaded submission; each returns the reply to send."""
+        first, second = self.pieces
+        other = {first: second, second: first}
+        shaped, fit_start, passed = self.move, self.fit_start, self.pass_move
+        own, opponent = self.own, self.opponent
+        players: list[Any] = [None]
+        seat = [first]  # the side the player plays
+        size = list(self.shape)  # rows, columns of the board being played: from the last sent
+
+        def fit(board: list[list[str]]) -> None:
+            size[0], size[1] = len(board), len(board[0])
+
+        def new(request: dict[str, Any]) -> dict[str, Any]:
+            cls = find_class(module, request["cls"])
+            if type(cls) is dict:  # the runner's reply naming the classes there are
+                return cls
+            player = cls()
+            seat[0] = request["side"]
+            player.my_piece = request["side"]
+            player.opp = other.get(request["side"], second)
+            state = request.get("state")
+            if state is not None:
+                fit(state)
+                player.board = copy_grid(state)
+            elif fit_start:  # a game from the start: the start board, of this variant's size
+                start = request["start"]
+                fit(start)
+                if _plain(getattr(player, "board", None), size[0], size[1]) != start:
+                    player.board = copy_grid(start)
+            players[0] = player
+            return {"ok": True}
+
+        def sync(request: dict[str, Any]) -> dict[str, Any]:
+            notes = []
+            player = players[0]
+            piece = player.my_piece
+            for mine, raw in _plies(request, seat[0] == first):
+                if raw is None or raw == passed:
+                    continue
+                method, args = (own, (piece,)) if mine else (opponent, ())
+                move = shaped(raw)
+                try:
+                    getattr(player, method)(move, *args)
+                except BaseException as err:
+                    notes.append(f"{method}({move!r}) raised {error_text(err)}")
+            expected = request["state"]
+            fit(expected)
+            if _plain(getattr(player, "board", None), size[0], size[1]) != expected:
+                notes.append("drift")
+                try:
+                    for r in range(size[0]):
+                        for c in range(size[1]):
+                            player.board[r][c] = expected[r][c]
+                except BaseException:
+                    player.board = copy_grid(expected)
+            return {"ok": True, "notes": notes}
+
+        def move(_request: dict[str, Any]) -> dict[str, Any]:
+            player = players[0]
+            state = player.board
+            before = _plain(state, size[0], size[1])
+            said = encode(player.make_move(state))
+            after_state = _plain(state, size[0], size[1])
+            after_board = _plain(getattr(player, "board", None), size[0], size[1])
+            return {
+                "ok": True,
+                "move": said,
+                "state_changed": after_state != before,
+                "board_changed": after_board != before,
+                "state_changes": _changes(before, after_state),
+                "board_changes": _changes(before, after_board),
+            }
+
+        def challenge(_request: dict[str, Any]) -> dict[str, Any]:
+            """Whether the player opts in to games against the strongest opponent (KIT_SPEC §3)."""
+            ask = getattr(players[0], "run_challenge_test", None)
+            return {"ok": True, "opted_in": callable(ask) and ask() is True}
+
+        return {"new": new, "sync": sync, "move": move, "challenge": challenge}
+
+
+class Latest:
+    """The position the referee sent last, for a driver that builds the student's objects
+    afresh from it for each request (the notebook, the sketch, the book's boards): its ``new``
+    and ``sync`` handlers keep it in ``position`` and tell the student nothing."""
+
+    def __init__(self) -> None:
+        self.position: Any = None
+
+    def new(self, request: dict[str, Any]) -> dict[str, Any]:
+        state = request.get("state")
+        self.position = request["start"] if state is None else state
+        return {"ok": True}
+
+    def sync(self, request: dict[str, Any]) -> dict[str, Any]:
+        self.position = request["state"]
+        return {"ok": True, "notes": []}
