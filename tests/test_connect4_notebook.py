@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import csv
 import json
+import re
 import subprocess
 import sys
 import zipfile
@@ -17,7 +18,10 @@ import nbformat
 import pytest
 
 from autograder.classroom.notebook import from_notebook, from_script_export, module_text
+from autograder.errors import GraderError
 from autograder.games import find_assignment, infer_assignment, looks_like
+from autograder.games.connect4 import rules
+from autograder.grading.rubric import load_rubric, reference
 from tests.conftest import ROOT
 
 SEED = ROOT / "tests" / "data" / "seed004" / "Connect4_AlphaBeta.ipynb"
@@ -116,6 +120,76 @@ def test_the_assignment_names_and_inference():
     assert found[0].name == "connect4-notebook"
     assert found[1] == "assignment connect4-notebook inferred from classes Agent and Connect4State"
     assert looks_like(["Agent"]) is None  # one of the two classes is no homework of ours
+
+
+# ---- the notebook's depths, rubric data ------------------------------------------------------
+
+
+def _rubric_with(tmp_path: Path, **values: int) -> Path:
+    """The notebook's default rubric with ``table__key = value`` set in its tables."""
+    text = (ROOT / "autograder/games/connect4/notebook.toml").read_text()
+    for name, value in values.items():
+        table, key = name.split("__")
+        text = re.sub(rf"(?m)^{key} = \d+", f"{key} = {value}", text)
+        assert f"{key} = {value}" in text, (table, key)
+    path = tmp_path / "rubric.toml"
+    path.write_text(text)
+    return path
+
+
+def test_the_depths_are_the_rubrics_and_reach_the_calls(tmp_path):
+    assignment = find_assignment(BOARD)
+    default = load_rubric(None, assignment.pack)
+    assert dict(default.settings) == {
+        "play.agent_depth": 4,
+        "alphabeta.search_depth": 3,
+        "depth.decision_depth": 2,
+    }
+    path = _rubric_with(tmp_path, play__agent_depth=2, alphabeta__search_depth=5)
+    rubric = load_rubric(path, assignment.pack)
+    configured = assignment.configured(dict(rubric.plan.settings))
+    pos = rules.start(assignment.variant)
+    assert configured.pack.state(pos)["depth"] == 2
+    assert configured.entry.startswith("Agent(2, sign).play(")
+    asked = configured.pack.checks(assignment.variant, 0)
+    depths = {c.criterion: c.request["depth"] for c in asked if c.request["ask"] == "search"}
+    assert depths == {"alphabeta": 5, "depth": 2}
+    said = asked[0].judge({"made": 900, "minimax": 900, "alphabeta": 300, "deepest": 5})
+    assert "Agent(5, sign).play made 900 states; plain minimax at depth 5" in str(said)
+    assert assignment.pack.state(pos)["depth"] == 4  # the assignment itself is unchanged
+
+
+@pytest.mark.parametrize(
+    ("values", "sentence"),
+    [
+        (
+            {"play__agent_depth": 0},
+            "play.agent_depth is 0; it must be at least 1 (the agent looks at least one move "
+            "ahead)",
+        ),
+        (
+            {"alphabeta__search_depth": 1},
+            "alphabeta.search_depth is 1; it must be at least 2 (at depth 1 alpha-beta has "
+            "nothing to prune)",
+        ),
+    ],
+)
+def test_a_depth_too_small_is_one_sentence(run_cli, tmp_path, values, sentence):
+    path = _rubric_with(tmp_path, **values)
+    done = run_cli("check", str(SEED), "--rubric", str(path), expect_ok=False, timeout=120)
+    assert done.returncode == 2
+    assert f"{path}: {sentence}" in done.stderr
+    assert "Traceback" not in done.stderr + done.stdout
+
+
+def test_only_the_notebook_takes_the_depths(tmp_path):
+    kit = find_assignment("connect4")
+    path = tmp_path / "kit.toml"
+    path.write_text(kit.pack.rubric.read_text().replace("[play]\n", "[play]\nagent_depth = 4\n"))
+    with pytest.raises(GraderError, match="unknown key 'play.agent_depth'"):
+        load_rubric(path, kit.pack)
+    table = reference(find_assignment(BOARD).pack)
+    assert "| `play.agent_depth` | int |" in table and "(optional, default 4)" in table
 
 
 # ---- graded as written (real processes) ---------------------------------------------------------

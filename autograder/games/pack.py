@@ -21,6 +21,7 @@ from typing import Any, Protocol
 __all__ = [
     "GamePack",
     "Interface",
+    "Setting",
     "DEFAULT_INTERFACE",
     "Check",
     "Verdict",
@@ -124,6 +125,25 @@ class Check:
 
 
 @dataclass(frozen=True)
+class Setting:
+    """A whole number the student's code is called with that a rubric may set, as
+    ``[table] key`` (``play.agent_depth``): declared by the pack or interface that uses it,
+    with its value when the rubric leaves it out and the least that works (``why`` says why,
+    in the sentence a rubric below it gets)."""
+
+    table: str
+    key: str
+    doc: str
+    default: int
+    least: int = 1
+    why: str = ""
+
+    @property
+    def label(self) -> str:
+        return f"{self.table}.{self.key}"
+
+
+@dataclass(frozen=True)
 class GamePack:
     """One game, as the kit sees it. Positions (``P``), moves (``M``) and variants (``V``)
     are the pack's own types."""
@@ -175,6 +195,8 @@ class GamePack:
     checks: Callable[[Any, int], Sequence[Check]] = lambda variant, seed: ()  # V, seed
     # a submission's .py files (name -> source) -> what is missing, in one sentence, or None
     missing: Callable[[Mapping[str, bytes]], str | None] = lambda sources: None
+    # -- the numbers a rubric may set for the student's calls (see :class:`Setting`)
+    settings: tuple[Setting, ...] = ()
     # -- other courses' interfaces to the same game: name -> interface (see :class:`Interface`)
     interfaces: Mapping[str, Interface] = field(default_factory=dict)
 
@@ -200,6 +222,7 @@ _INTERFACE_FIELDS = (
     "check_criteria",
     "checks",
     "missing",
+    "settings",
 )
 
 
@@ -235,6 +258,10 @@ class Interface:
     check_criteria: Mapping[str, str] | None = None
     checks: Callable[[Any, int], Sequence[Check]] | None = None
     missing: Callable[[Mapping[str, bytes]], str | None] | None = None
+    settings: tuple[Setting, ...] | None = None
+    # the rubric's values of ``settings`` (label -> value) -> this interface's fields that
+    # change with them (its ``state``, ``checks``, ``entry``)
+    configure: Callable[[Mapping[str, int]], Mapping[str, Any]] | None = None
 
     def over(self, pack: GamePack) -> GamePack:
         """``pack`` as a student of this interface meets it (``pack`` itself for the default)."""
@@ -268,6 +295,14 @@ class Assignment:
     def __post_init__(self) -> None:
         object.__setattr__(self, "game", self.pack)
         object.__setattr__(self, "pack", self.interface.over(self.pack))
+
+    def configured(self, values: Mapping[str, int]) -> Assignment:
+        """This homework with a rubric's values of its settings (label -> value) in the calls
+        that use them; itself when it has nothing to configure."""
+        if not values or self.interface.configure is None:
+            return self
+        changes = self.interface.configure(values)
+        return Assignment(self.game, self.variant, dataclasses.replace(self.interface, **changes))
 
     @property
     def name(self) -> str:

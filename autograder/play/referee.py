@@ -66,6 +66,7 @@ class Plan:
     limits: Limits = Limits()
     timeouts_before_giving_up: int = 2
     tactics: int = 0  # tactical probes (win in 1, block), where the rubric asks for them
+    settings: tuple[tuple[str, int], ...] = ()  # the rubric's values of the pack's settings
 
 
 # ---- records ----------------------------------------------------------------------------------
@@ -446,6 +447,9 @@ class Referee:
     seed: int
     budget: Budget
     load: Callable[[], tuple[float, int] | None] = machine_load  # (load average, cores)
+
+    def __post_init__(self) -> None:
+        self.assignment = self.assignment.configured(dict(self.plan.settings))
 
     @property
     def limits(self) -> Limits:
@@ -877,6 +881,7 @@ def run_session(
         seed,
         Budget(plan.timeouts_before_giving_up, deadline),
     )
+    assignment = referee.assignment  # with the rubric's settings
     base = Session(
         label or str(source_dir),
         assignment,
