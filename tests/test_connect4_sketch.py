@@ -281,6 +281,32 @@ def test_the_chapters_final_sketch_gets_full_marks(form, run_cli, tmp_path):
     assert "win in 1: 3 of 3; block: 3 of 3" in stdout
 
 
+SOLUTION = ROOT / "solution" / "connect4-sketch"
+
+
+def test_the_strong_solution_makes_a_double_threat_headless(tmp_path):
+    """The solution's AIBrain (bitboards, iterative deepening) under the kit's Processing
+    stand-ins: with two discs in the bottom row it makes the open three that wins by force."""
+    grid = [[""] * 7 for _ in range(4)]
+    grid += [["", "R", "R", "", "", "", ""], ["", "Y", "Y", "", "", "", "R"]]
+    done = _driven(
+        SOLUTION,
+        f"handlers['new']({{'state': {grid!r}, 'start': None}})\n"
+        "print(json.dumps(handlers['move']({})), file=sys.stderr)\n",
+    )
+    assert done.returncode == 0, done.stderr
+    rows = json.loads(done.stderr.strip().splitlines()[-1])["move"][:6]
+    assert rows[5] == ".YYY..R"  # both ends open: red cannot block both
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(600)
+def test_the_strong_solution_gets_full_marks(run_cli, tmp_path):
+    results, stdout = _check(run_cli, SOLUTION, tmp_path)
+    assert results["score"] == 100, stdout
+    assert "win in 1: 3 of 3; block: 3 of 3" in stdout
+
+
 def _quick_rubric(tmp_path: Path) -> Path:
     """The sketch's rubric with no games and three probes: enough to see a rules fault."""
     text = RUBRIC.read_text()

@@ -205,7 +205,6 @@ INTERFACE = Interface(
     format_problem=format_problem,
     rubric=_HERE / "sketch.toml",
     starter=lambda variant: "starter/connect4-sketch/AIBrain.py",
-    # no stronger solution of its own: the answer key is the reference the play page offers
-    solution=lambda variant: "answer_key/connect4-sketch/gameBoard.py",
+    solution=lambda variant: "solution/connect4-sketch/gameBoard.py",
     missing=missing,
 )
