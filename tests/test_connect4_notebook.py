@@ -405,3 +405,26 @@ def test_an_unreadable_notebook_is_one_sentence(tmp_path):
     (tmp_path / "hw.ipynb").write_text('{"cells": 3}')
     with pytest.raises(GraderError, match=r"^hw.ipynb is not a notebook that can be read \(.*\); "):
         open_submission(tmp_path / "hw.ipynb", tmp_path, "game.py", ("game.py",))
+
+
+# ---- written from the seed as other students write it ------------------------------------------
+
+STUDENTS = ROOT / "tests" / "data" / "seed004_students"
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(400)
+@pytest.mark.parametrize(
+    ("name", "skipped"),
+    [
+        # whole classes with their methods, helpers at module level, magics, a game cell last
+        ("Connect4_classes.ipynb", "cell 5 was not run: it runs a game loop"),
+        # a script export whose board is a numpy array: isTerminal is numpy's bool_
+        ("connect4_numpy.py", "cell 7 was not run: it runs a game loop"),
+    ],
+)
+def test_other_students_notebooks_get_full_marks(run_cli, tmp_path, name, skipped):
+    results, stdout = _check(run_cli, STUDENTS / name, tmp_path, "--assignment", BOARD)
+    assert results["score"] == 100, stdout
+    assert _scores(results)["lines"] == 5, stdout  # numpy's True is True
+    assert skipped in stdout

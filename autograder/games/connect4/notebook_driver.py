@@ -17,6 +17,7 @@ from __future__ import annotations
 from builtins import (  # noqa: UP029
     BaseException,
     TypeError,
+    bool,
     delattr,
     float,
     getattr,
@@ -198,13 +199,22 @@ def make_handlers(
                 positive = False
             return {
                 "ok": True,
-                "terminal": getattr(state, "isTerminal", False) is True,
+                "terminal": _truth(getattr(state, "isTerminal", False)),
                 "value": encode(value),
                 "positive": positive,
             }
         return {"ok": False, "error": f"unknown check {ask!r}"}
 
     return {"new": new, "sync": sync, "move": move, "check": check}
+
+
+def _truth(flag: Any) -> bool:
+    """``flag`` as the student's own ``if state.isTerminal:`` reads it: numpy's ``bool_``
+    counts as True or False; a flag whose truth raises is False."""
+    try:
+        return bool(flag)
+    except BaseException:
+        return False
 
 
 def _value(state: Any) -> Any:
