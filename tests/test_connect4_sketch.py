@@ -307,6 +307,27 @@ def test_the_strong_solution_gets_full_marks(run_cli, tmp_path):
     assert "win in 1: 3 of 3; block: 3 of 3" in stdout
 
 
+RENAMED = ROOT / "tests" / "data" / "seed003_students" / "renamed_ai"
+
+
+def test_an_ai_class_under_another_name_is_the_one_with_autoplay():
+    board = b"class GameBoard(object):\n    pass\n\n\nclass Spot(object):\n    pass\n"
+    brain = (
+        b"def helper(board):\n    return 3\n\n\nclass Computer(object):\n    def autoPlay(self):\n"
+    )
+    assert missing({"gameBoard.py": board, "computer.py": brain + b"        pass\n"}) is None
+    assert "class aiBrain" in str(missing({"gameBoard.py": board, "computer.py": b"x = 1\n"}))
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(600)
+def test_a_sketch_whose_ai_is_renamed_with_module_helpers_gets_full_marks(run_cli, tmp_path):
+    """Written from the seed as a student would: aiBrain renamed ComputerPlayer in computer.py,
+    module-level helpers beside it, gameBoard.py importing it."""
+    results, stdout = _check(run_cli, RENAMED, tmp_path)
+    assert results["score"] == 100, stdout
+
+
 def _quick_rubric(tmp_path: Path) -> Path:
     """The sketch's rubric with no games and three probes: enough to see a rules fault."""
     text = RUBRIC.read_text()
