@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from autograder.classroom.intake import holds_files, open_submission
+from autograder.errors import GraderError
 from autograder.games import find_assignment
 from autograder.games.connect4 import rules
 from autograder.games.connect4.sketch import format_problem, missing, read_move, render, state
@@ -326,6 +328,45 @@ def test_a_sketch_whose_ai_is_renamed_with_module_helpers_gets_full_marks(run_cl
     module-level helpers beside it, gameBoard.py importing it."""
     results, stdout = _check(run_cli, RENAMED, tmp_path)
     assert results["score"] == 100, stdout
+
+
+ONE_PYDE = ROOT / "tests" / "data" / "seed003_students" / "one_pyde"
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(600)
+def test_a_sketch_with_its_classes_in_the_pyde_is_graded_with_the_pyde_imported(run_cli, tmp_path):
+    """No gameBoard.py: Spot, aiBrain and GameBoard in connectFour_AI.pyde itself, beside
+    setup(), draw() and mousePressed(), which are never run."""
+    results, stdout = _check(run_cli, ONE_PYDE, tmp_path)
+    assert results["score"] == 100, stdout
+    assert "connectFour_AI.pyde defines the sketch's classes: it is imported in place of" in stdout
+
+
+def test_a_gameboard_file_in_another_case_is_taken_as_processing_takes_it(tmp_path):
+    folder = tmp_path / "connectFour_AI"
+    shutil.copytree(SEED, folder)
+    (folder / "gameBoard.py").rename(folder / "gameboard.py")
+    files = find_assignment("connect4-sketch").pack.files
+    assert holds_files(folder, files)
+    with pytest.raises(
+        GraderError
+    ) as refused:  # the .pyde imports gameBoard: no Processing runs it
+        open_submission(folder, tmp_path / "one", "gameBoard.py", files)
+    assert str(refused.value).endswith(
+        "the sketch has gameboard.py where Processing imports gameBoard.py: rename it "
+        "gameBoard.py (Processing's Python matches an import's case even on a "
+        "case-insensitive file system, so the sketch does not run there either)"
+    )
+    pyde = folder / "connectFour_AI.pyde"
+    pyde.write_text(pyde.read_text().replace("from gameBoard import", "from gameboard import"))
+    taken = open_submission(folder, tmp_path / "two", "gameBoard.py", files)
+    assert (taken.source_dir / "gameBoard.py").read_bytes() == (
+        folder / "gameboard.py"
+    ).read_bytes()
+    assert taken.notes == (
+        "gameboard.py is imported as gameBoard.py, as the sketch's connectFour_AI.pyde imports it",
+    )
 
 
 def _quick_rubric(tmp_path: Path) -> Path:
