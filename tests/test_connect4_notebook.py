@@ -11,6 +11,7 @@ import json
 import re
 import subprocess
 import sys
+import types
 import zipfile
 from pathlib import Path
 
@@ -192,7 +193,41 @@ def test_only_the_notebook_takes_the_depths(tmp_path):
     assert "| `play.agent_depth` | int |" in table and "(optional, default 4)" in table
 
 
-# ---- graded as written (real processes) ---------------------------------------------------------
+# ---- isTerminal as the student's own code reads it -------------------------------------------
+
+DRIVER = ROOT / "autograder" / "games" / "connect4" / "notebook_driver.py"
+
+
+@pytest.mark.parametrize(
+    "terminal",
+    [
+        "np.bool_(any(abs(sum(row[c : c + 4])) == 4 for row in self.board for c in range(5)))",
+        "lambda: any(abs(sum(row[c : c + 4])) == 4 for row in self.board for c in range(5))",
+    ],
+    ids=["numpy bool_", "a method"],
+)
+def test_is_terminal_counts_as_the_students_if_reads_it(terminal):
+    """numpy's bool_ is true or false (``is True`` is not), and an isTerminal() method is
+    called: a four in a row is seen either way."""
+    np = pytest.importorskip("numpy")
+    module = types.ModuleType("game")
+    exec(
+        "class Agent:\n    def __init__(self, depth, sign):\n        pass\n"
+        "class Connect4State:\n"
+        "    def __init__(self, board, agents_sign, player=-1):\n"
+        "        self.board = board\n"
+        f"        self.isTerminal = {terminal}\n"
+        "        self.value = 100000 if self.isTerminal else 0\n",
+        {**module.__dict__, "np": np},
+        module.__dict__,
+    )
+    driver = types.ModuleType("_kit_driver")
+    exec(compile(DRIVER.read_text(), str(DRIVER), "exec"), driver.__dict__)
+    handlers = driver.make_handlers(module, lambda v: v, repr, getattr)
+    board = [[1, 1, 1, 1, 0, 0, 0, 0]] + [[0] * 8 for _ in range(5)]
+    assert handlers["new"]({"side": "r", "state": None, "start": {"board": board}})["ok"]
+    reply = handlers["check"]({"ask": "terminal", "state": {"board": board, "player": -1}})
+    assert reply["terminal"] is True
 
 
 @pytest.mark.slow

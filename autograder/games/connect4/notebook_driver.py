@@ -18,6 +18,7 @@ from builtins import (  # noqa: UP029
     BaseException,
     TypeError,
     bool,
+    callable,
     delattr,
     float,
     getattr,
@@ -143,7 +144,7 @@ def make_handlers(
         The score is the value's sign only: enough to order, and never a NaN's surprise."""
 
         def search(state: Any, depth: int, alpha: float, beta: float) -> float:
-            if depth == 0 or getattr(state, "isTerminal", False):
+            if depth == 0 or _truth(getattr(state, "isTerminal", False)):
                 return float(_value(state))
             maximising = getattr(state, "curr_player_number", 1) == 1
             best = -1e300 if maximising else 1e300
@@ -210,9 +211,10 @@ def make_handlers(
 
 def _truth(flag: Any) -> bool:
     """``flag`` as the student's own ``if state.isTerminal:`` reads it: numpy's ``bool_``
-    counts as True or False; a flag whose truth raises is False."""
+    counts as True or False, a method (``isTerminal()``) is called; a flag whose truth raises
+    is False."""
     try:
-        return bool(flag)
+        return bool(flag() if callable(flag) else flag)
     except BaseException:
         return False
 
