@@ -23,6 +23,7 @@ from autograder.errors import GraderError
 from autograder.games import find_assignment, infer_assignment, looks_like
 from autograder.games.connect4 import rules
 from autograder.grading.rubric import load_rubric, reference
+from autograder.play.referee import _looks_like
 from tests.conftest import ROOT
 
 SEED = ROOT / "tests" / "data" / "seed004" / "Connect4_AlphaBeta.ipynb"
@@ -181,6 +182,15 @@ def test_a_depth_too_small_is_one_sentence(run_cli, tmp_path, values, sentence):
     assert done.returncode == 2
     assert f"{path}: {sentence}" in done.stderr
     assert "Traceback" not in done.stderr + done.stdout
+
+
+def test_a_configured_notebook_is_not_told_it_looks_like_itself():
+    configured = find_assignment(BOARD).configured({"play.agent_depth": 3})
+    assert _looks_like(configured, "Agent, Connect4State, AgentType") == ""
+    kit = find_assignment("connect4")
+    assert "grade it with --assignment connect4-notebook" in _looks_like(
+        kit, "Agent, Connect4State"
+    )
 
 
 def test_only_the_notebook_takes_the_depths(tmp_path):
