@@ -5,6 +5,7 @@ others, Canvas attachments). In process and fast; the real runs are in test_boar
 
 from __future__ import annotations
 
+import random
 import re
 from dataclasses import replace
 from pathlib import Path
@@ -24,8 +25,10 @@ from autograder.games import find_assignment
 from autograder.games.boardabc import PACK, c4, checks
 from autograder.games.boardabc import tictactoe as ttt
 from autograder.games.connect4 import rules as c4rules
+from autograder.games.connect4.solver import Solver as Connect4Solver
 from autograder.grading.rubric import load_rubric
 from autograder.grading.scoring import score
+from autograder.oracle.player import oracle_for, tactics_solver
 from autograder.play.records import Checked, Session
 
 pytestmark = pytest.mark.timeout(60)
@@ -212,6 +215,31 @@ def test_every_line_of_both_games_is_asked_complete_for_each_side_and_nearly():
                 near += 1
     assert len(checks.SEGMENTS) == 69
     assert len(lines) == 2 * 69 and near == 69
+
+
+def _masks(segments) -> set[int]:  # type: ignore[no-untyped-def]
+    """Lines as (column, row from the bottom) cells, as the engine's bitboards."""
+    return {sum(c4.VARIANT.cell(5 - r, c) for c, r in seg) for seg in segments}
+
+
+def test_the_books_connect_four_is_the_connect4_packs_lines_moves_and_solver():
+    lines = set(c4rules.lines(c4.VARIANT))
+    assert _masks(checks.SEGMENTS) == lines  # is_win is asked about exactly the pack's lines
+    every = checks.checks(c4.VARIANT, 0)
+    fair = [c for c in every if c.request.get("fair") and c.request["game"] == "connectfour"]
+    assert fair and all(_masks(c.request["lines"]) == lines for c in fair)  # the driver's too
+    legal = [c for c in every if c.kind == "Connect Four legal_moves"]
+    for check in legal:  # the columns not full are the pack's legal moves
+        pos = c4.position(check.request["columns"], check.request["turn"])
+        assert check.judge({"value": c4rules.legal_moves(pos)}) is None
+    assert isinstance(oracle_for(BOARD_ABC), Connect4Solver)  # perfect play: the exact solver
+    exact = tactics_solver(BOARD_ABC)
+    rng = random.Random(3)
+    pos = None
+    while pos is None:
+        pos = c4rules.random_position(c4.VARIANT, rng, 24)
+    solved = [(c, v.value) for c, v in Connect4Solver(c4.VARIANT).move_values(pos)]
+    assert exact is not None and exact(pos) == solved and len(solved) > 1
 
 
 def test_a_missing_direction_is_named_with_its_board():

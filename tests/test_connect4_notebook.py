@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import csv
 import json
+import re
 import subprocess
 import sys
+import types
 import zipfile
 from pathlib import Path
 
@@ -17,7 +19,11 @@ import nbformat
 import pytest
 
 from autograder.classroom.notebook import from_notebook, from_script_export, module_text
+from autograder.errors import GraderError
 from autograder.games import find_assignment, infer_assignment, looks_like
+from autograder.games.connect4 import rules
+from autograder.grading.rubric import load_rubric, reference
+from autograder.play.referee import _looks_like
 from tests.conftest import ROOT
 
 SEED = ROOT / "tests" / "data" / "seed004" / "Connect4_AlphaBeta.ipynb"
@@ -118,7 +124,120 @@ def test_the_assignment_names_and_inference():
     assert looks_like(["Agent"]) is None  # one of the two classes is no homework of ours
 
 
-# ---- graded as written (real processes) ---------------------------------------------------------
+# ---- the notebook's depths, rubric data ------------------------------------------------------
+
+
+def _rubric_with(tmp_path: Path, **values: int) -> Path:
+    """The notebook's default rubric with ``table__key = value`` set in its tables."""
+    text = (ROOT / "autograder/games/connect4/notebook.toml").read_text()
+    for name, value in values.items():
+        table, key = name.split("__")
+        text = re.sub(rf"(?m)^{key} = \d+", f"{key} = {value}", text)
+        assert f"{key} = {value}" in text, (table, key)
+    path = tmp_path / "rubric.toml"
+    path.write_text(text)
+    return path
+
+
+def test_the_depths_are_the_rubrics_and_reach_the_calls(tmp_path):
+    assignment = find_assignment(BOARD)
+    default = load_rubric(None, assignment.pack)
+    assert dict(default.settings) == {
+        "play.agent_depth": 4,
+        "alphabeta.search_depth": 3,
+        "depth.decision_depth": 2,
+    }
+    path = _rubric_with(tmp_path, play__agent_depth=2, alphabeta__search_depth=5)
+    rubric = load_rubric(path, assignment.pack)
+    configured = assignment.configured(dict(rubric.plan.settings))
+    pos = rules.start(assignment.variant)
+    assert configured.pack.state(pos)["depth"] == 2
+    assert configured.entry.startswith("Agent(2, sign).play(")
+    asked = configured.pack.checks(assignment.variant, 0)
+    depths = {c.criterion: c.request["depth"] for c in asked if c.request["ask"] == "search"}
+    assert depths == {"alphabeta": 5, "depth": 2}
+    said = asked[0].judge({"made": 900, "minimax": 900, "alphabeta": 300, "deepest": 5})
+    assert "Agent(5, sign).play made 900 states; plain minimax at depth 5" in str(said)
+    assert assignment.pack.state(pos)["depth"] == 4  # the assignment itself is unchanged
+
+
+@pytest.mark.parametrize(
+    ("values", "sentence"),
+    [
+        (
+            {"play__agent_depth": 0},
+            "play.agent_depth is 0; it must be at least 1 (the agent looks at least one move "
+            "ahead)",
+        ),
+        (
+            {"alphabeta__search_depth": 1},
+            "alphabeta.search_depth is 1; it must be at least 2 (at depth 1 alpha-beta has "
+            "nothing to prune)",
+        ),
+    ],
+)
+def test_a_depth_too_small_is_one_sentence(run_cli, tmp_path, values, sentence):
+    path = _rubric_with(tmp_path, **values)
+    done = run_cli("check", str(SEED), "--rubric", str(path), expect_ok=False, timeout=120)
+    assert done.returncode == 2
+    assert f"{path}: {sentence}" in done.stderr
+    assert "Traceback" not in done.stderr + done.stdout
+
+
+def test_a_configured_notebook_is_not_told_it_looks_like_itself():
+    configured = find_assignment(BOARD).configured({"play.agent_depth": 3})
+    assert _looks_like(configured, "Agent, Connect4State, AgentType") == ""
+    kit = find_assignment("connect4")
+    assert "grade it with --assignment connect4-notebook" in _looks_like(
+        kit, "Agent, Connect4State"
+    )
+
+
+def test_only_the_notebook_takes_the_depths(tmp_path):
+    kit = find_assignment("connect4")
+    path = tmp_path / "kit.toml"
+    path.write_text(kit.pack.rubric.read_text().replace("[play]\n", "[play]\nagent_depth = 4\n"))
+    with pytest.raises(GraderError, match="unknown key 'play.agent_depth'"):
+        load_rubric(path, kit.pack)
+    table = reference(find_assignment(BOARD).pack)
+    assert "| `play.agent_depth` | int |" in table and "(optional, default 4)" in table
+
+
+# ---- isTerminal as the student's own code reads it -------------------------------------------
+
+DRIVER = ROOT / "autograder" / "games" / "connect4" / "notebook_driver.py"
+
+
+@pytest.mark.parametrize(
+    "terminal",
+    [
+        "np.bool_(any(abs(sum(row[c : c + 4])) == 4 for row in self.board for c in range(5)))",
+        "lambda: any(abs(sum(row[c : c + 4])) == 4 for row in self.board for c in range(5))",
+    ],
+    ids=["numpy bool_", "a method"],
+)
+def test_is_terminal_counts_as_the_students_if_reads_it(terminal):
+    """numpy's bool_ is true or false (``is True`` is not), and an isTerminal() method is
+    called: a four in a row is seen either way."""
+    np = pytest.importorskip("numpy")
+    module = types.ModuleType("game")
+    exec(
+        "class Agent:\n    def __init__(self, depth, sign):\n        pass\n"
+        "class Connect4State:\n"
+        "    def __init__(self, board, agents_sign, player=-1):\n"
+        "        self.board = board\n"
+        f"        self.isTerminal = {terminal}\n"
+        "        self.value = 100000 if self.isTerminal else 0\n",
+        {**module.__dict__, "np": np},
+        module.__dict__,
+    )
+    driver = types.ModuleType("_kit_driver")
+    exec(compile(DRIVER.read_text(), str(DRIVER), "exec"), driver.__dict__)
+    handlers = driver.make_handlers(module, lambda v: v, repr, getattr)
+    board = [[1, 1, 1, 1, 0, 0, 0, 0]] + [[0] * 8 for _ in range(5)]
+    assert handlers["new"]({"side": "r", "state": None, "start": {"board": board}})["ok"]
+    reply = handlers["check"]({"ask": "terminal", "state": {"board": board, "player": -1}})
+    assert reply["terminal"] is True
 
 
 @pytest.mark.slow
@@ -331,3 +450,26 @@ def test_an_unreadable_notebook_is_one_sentence(tmp_path):
     (tmp_path / "hw.ipynb").write_text('{"cells": 3}')
     with pytest.raises(GraderError, match=r"^hw.ipynb is not a notebook that can be read \(.*\); "):
         open_submission(tmp_path / "hw.ipynb", tmp_path, "game.py", ("game.py",))
+
+
+# ---- written from the seed as other students write it ------------------------------------------
+
+STUDENTS = ROOT / "tests" / "data" / "seed004_students"
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(400)
+@pytest.mark.parametrize(
+    ("name", "skipped"),
+    [
+        # whole classes with their methods, helpers at module level, magics, a game cell last
+        ("Connect4_classes.ipynb", "cell 5 was not run: it runs a game loop"),
+        # a script export whose board is a numpy array: isTerminal is numpy's bool_
+        ("connect4_numpy.py", "cell 7 was not run: it runs a game loop"),
+    ],
+)
+def test_other_students_notebooks_get_full_marks(run_cli, tmp_path, name, skipped):
+    results, stdout = _check(run_cli, STUDENTS / name, tmp_path, "--assignment", BOARD)
+    assert results["score"] == 100, stdout
+    assert _scores(results)["lines"] == 5, stdout  # numpy's True is True
+    assert skipped in stdout

@@ -14,10 +14,12 @@ from autograder.games.connect4.rules import (
     BoardError,
     IllegalMoveError,
     MalformedMoveError,
+    Position,
     Variant,
     format_problem,
     from_board,
     legal_moves,
+    lines,
     parse_position,
     perft,
     play,
@@ -118,6 +120,26 @@ def test_lines_in_every_direction_win_and_a_full_board_draws():
     full = Variant("4x4", 4, 4)
     drawn = parse_position("rryy/yyrr/rryy/yyrr", full)
     assert winner(drawn) is None and result(drawn) == DRAW and legal_moves(drawn) == []
+
+
+@pytest.mark.parametrize(
+    ("columns", "rows", "connect", "count"),
+    [(7, 6, 4, 69), (8, 6, 4, 84), (4, 4, 4, 10), (5, 4, 3, 34)],
+)
+def test_lines_lists_every_winning_line_once_and_each_wins(columns, rows, connect, count):
+    variant = Variant("v", columns, rows, connect)
+    found = lines(variant)
+    naive = set()  # every run of ``connect`` cells in the four directions, counted by hand
+    for dc, dr in ((0, 1), (1, 0), (1, 1), (1, -1)):
+        for c in range(columns):
+            for r in range(rows):
+                cells = [(c + dc * t, r + dr * t) for t in range(connect)]
+                if all(0 <= x < columns and 0 <= y < rows for x, y in cells):
+                    naive.add(sum(variant.cell(rows - 1 - y, x) for x, y in cells))
+    assert len(found) == len(set(found)) == count and set(found) == naive
+    for mask in found:  # the line alone wins for whoever holds it; one cell short does not
+        assert winner(Position(mask, 0, YELLOW, variant)) == RED
+        assert winner(Position(mask & (mask - 1), 0, YELLOW, variant)) is None
 
 
 def test_another_connect_length_counts_its_own_lines():

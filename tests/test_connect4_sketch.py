@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from autograder.classroom.intake import holds_files, open_submission
+from autograder.errors import GraderError
 from autograder.games import find_assignment
 from autograder.games.connect4 import rules
 from autograder.games.connect4.sketch import format_problem, missing, read_move, render, state
@@ -279,6 +281,92 @@ def test_the_chapters_final_sketch_gets_full_marks(form, run_cli, tmp_path):
     assert results["score"] == 100, stdout
     assert "assignment connect4-sketch inferred from gameBoard.py" in stdout
     assert "win in 1: 3 of 3; block: 3 of 3" in stdout
+
+
+SOLUTION = ROOT / "solution" / "connect4-sketch"
+
+
+def test_the_strong_solution_makes_a_double_threat_headless(tmp_path):
+    """The solution's AIBrain (bitboards, iterative deepening) under the kit's Processing
+    stand-ins: with two discs in the bottom row it makes the open three that wins by force."""
+    grid = [[""] * 7 for _ in range(4)]
+    grid += [["", "R", "R", "", "", "", ""], ["", "Y", "Y", "", "", "", "R"]]
+    done = _driven(
+        SOLUTION,
+        f"handlers['new']({{'state': {grid!r}, 'start': None}})\n"
+        "print(json.dumps(handlers['move']({})), file=sys.stderr)\n",
+    )
+    assert done.returncode == 0, done.stderr
+    rows = json.loads(done.stderr.strip().splitlines()[-1])["move"][:6]
+    assert rows[5] == ".YYY..R"  # both ends open: red cannot block both
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(600)
+def test_the_strong_solution_gets_full_marks(run_cli, tmp_path):
+    results, stdout = _check(run_cli, SOLUTION, tmp_path)
+    assert results["score"] == 100, stdout
+    assert "win in 1: 3 of 3; block: 3 of 3" in stdout
+
+
+RENAMED = ROOT / "tests" / "data" / "seed003_students" / "renamed_ai"
+
+
+def test_an_ai_class_under_another_name_is_the_one_with_autoplay():
+    board = b"class GameBoard(object):\n    pass\n\n\nclass Spot(object):\n    pass\n"
+    brain = (
+        b"def helper(board):\n    return 3\n\n\nclass Computer(object):\n    def autoPlay(self):\n"
+    )
+    assert missing({"gameBoard.py": board, "computer.py": brain + b"        pass\n"}) is None
+    assert "class aiBrain" in str(missing({"gameBoard.py": board, "computer.py": b"x = 1\n"}))
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(600)
+def test_a_sketch_whose_ai_is_renamed_with_module_helpers_gets_full_marks(run_cli, tmp_path):
+    """Written from the seed as a student would: aiBrain renamed ComputerPlayer in computer.py,
+    module-level helpers beside it, gameBoard.py importing it."""
+    results, stdout = _check(run_cli, RENAMED, tmp_path)
+    assert results["score"] == 100, stdout
+
+
+ONE_PYDE = ROOT / "tests" / "data" / "seed003_students" / "one_pyde"
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(600)
+def test_a_sketch_with_its_classes_in_the_pyde_is_graded_with_the_pyde_imported(run_cli, tmp_path):
+    """No gameBoard.py: Spot, aiBrain and GameBoard in connectFour_AI.pyde itself, beside
+    setup(), draw() and mousePressed(), which are never run."""
+    results, stdout = _check(run_cli, ONE_PYDE, tmp_path)
+    assert results["score"] == 100, stdout
+    assert "connectFour_AI.pyde defines the sketch's classes: it is imported in place of" in stdout
+
+
+def test_a_gameboard_file_in_another_case_is_taken_as_processing_takes_it(tmp_path):
+    folder = tmp_path / "connectFour_AI"
+    shutil.copytree(SEED, folder)
+    (folder / "gameBoard.py").rename(folder / "gameboard.py")
+    files = find_assignment("connect4-sketch").pack.files
+    assert holds_files(folder, files)
+    with pytest.raises(
+        GraderError
+    ) as refused:  # the .pyde imports gameBoard: no Processing runs it
+        open_submission(folder, tmp_path / "one", "gameBoard.py", files)
+    assert str(refused.value).endswith(
+        "the sketch has gameboard.py where Processing imports gameBoard.py: rename it "
+        "gameBoard.py (Processing's Python matches an import's case even on a "
+        "case-insensitive file system, so the sketch does not run there either)"
+    )
+    pyde = folder / "connectFour_AI.pyde"
+    pyde.write_text(pyde.read_text().replace("from gameBoard import", "from gameboard import"))
+    taken = open_submission(folder, tmp_path / "two", "gameBoard.py", files)
+    assert (taken.source_dir / "gameBoard.py").read_bytes() == (
+        folder / "gameboard.py"
+    ).read_bytes()
+    assert taken.notes == (
+        "gameboard.py is imported as gameBoard.py, as the sketch's connectFour_AI.pyde imports it",
+    )
 
 
 def _quick_rubric(tmp_path: Path) -> Path:

@@ -29,6 +29,7 @@ from autograder.games import (
     infer_assignment,
     player_classes,
 )
+from autograder.games.connect4.sketch import FILES as SKETCH_FILES
 from autograder.games.pack import AnyPack, Assignment
 from autograder.play.untrusted import admit
 
@@ -45,6 +46,7 @@ __all__ = [
     "MAX_ENTRIES",
 ]
 
+SKETCH_MAIN = SKETCH_FILES[0]  # a Processing sketch's module imported first: gameBoard.py
 MAX_UNPACKED = 50 << 20  # bytes, all entries together
 MAX_ENTRIES = 500
 MAX_NAME = 255  # bytes in one file or folder name, as most file systems allow
@@ -404,15 +406,66 @@ def open_submission(
 
 
 def _main_or_notebook(target: Path, main: str, label: str) -> tuple[Path, tuple[str, ...]]:
-    """The folder holding ``main`` (made of the one notebook there when there is no ``main``),
-    and the report's notes on notebook cells left out."""
+    """The folder holding ``main`` (made of the one notebook there when there is no ``main``,
+    or of a Processing sketch's ``.pyde``), and the report's notes on what intake did."""
     notebook = None
     if not any(p.is_file() for p in target.rglob(main)):
         notebook = _notebook_in(target)
+        if notebook is None and main == SKETCH_MAIN:
+            sketch = _sketch_main(target, main, label)
+            if sketch is not None:
+                return sketch
     if notebook is not None:
         return notebook.parent, _as_module(notebook.parent, main, label, notebook)
     found = _find_main(target, main, label)
     return found, _as_module(found, main, label, None)
+
+
+def _pyde_in(root: Path) -> Path | None:
+    """The one Processing ``.pyde`` in ``root`` (at any depth, leftovers aside), or None."""
+    found = [
+        p for p in root.rglob("*.pyde") if p.is_file() and not _junk_path(str(p.relative_to(root)))
+    ]
+    return found[0] if len(found) == 1 else None
+
+
+def _sketch_main(root: Path, main: str, label: str) -> tuple[Path, tuple[str, ...]] | None:
+    """A Processing sketch without ``main`` (``gameBoard.py``), taken as Processing runs it:
+    a file named so in another case is imported when the ``.pyde`` imports it by that name
+    (Processing's Jython matches an import's case, even on a case-insensitive file system;
+    otherwise one sentence names the file to rename); a ``.pyde`` that defines the sketch's
+    classes itself is imported in ``main``'s place (its ``setup()`` and ``draw()`` never run).
+    None when neither is the case."""
+    pyde = _pyde_in(root)
+    if pyde is None:
+        return None
+    folder, stem = pyde.parent, main[: -len(".py")]
+    text = pyde.read_bytes()
+    for other in sorted(folder.glob("*.py")):
+        if other.name.casefold() != main.casefold():
+            continue
+        imported = re.search(
+            rb"(?m)^\s*(from|import)\s+" + re.escape(other.stem.encode()) + rb"\b", text
+        )
+        if imported is None:
+            raise GraderError(
+                f"{label}: the sketch has {admit(other.name, 'file')} where Processing imports "
+                f"{main}: rename it {main} (Processing's Python matches an import's case even "
+                "on a case-insensitive file system, so the sketch does not run there either)"
+            )
+        (folder / main).write_bytes(other.read_bytes())
+        return folder, (
+            f"{admit(other.name, 'file')} is imported as {main}, as the sketch's "
+            f"{admit(pyde.name, 'file')} imports it",
+        )
+    if re.search(rb"(?mi)^class\s+" + re.escape(stem.encode()) + rb"\b", text) is None:
+        return None
+    (folder / main).write_bytes(text)
+    shown = admit(pyde.name, "file")
+    return folder, (
+        f"{shown} defines the sketch's classes: it is imported in place of {main} (its "
+        "setup() and draw() are not run)",
+    )
 
 
 def require_files(submission: Submission, pack: AnyPack) -> None:
@@ -439,10 +492,15 @@ def holds_files(path: Path, files: tuple[str, ...]) -> bool:
     main = files[0]
     try:
         if path.is_dir():
+            if main == SKETCH_MAIN and any(found.is_file() for found in path.rglob("*.pyde")):
+                return True  # a Processing sketch, whatever its files are named
             return any(found.is_file() for found in path.rglob(main))
         if path.suffix.lower() == ".zip" and zipfile.is_zipfile(path):
             with zipfile.ZipFile(path) as archive:
-                return any(PurePosixPath(n).name == main for n in archive.namelist())
+                names = [PurePosixPath(n).name for n in archive.namelist()]
+            if main == SKETCH_MAIN and any(n.endswith(".pyde") for n in names):
+                return True
+            return main in names
     except (OSError, zipfile.BadZipFile):
         return False
     return path.name in files

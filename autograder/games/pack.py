@@ -24,6 +24,7 @@ __all__ = [
     "GamePack",
     "AnyPack",
     "Interface",
+    "Setting",
     "DEFAULT_INTERFACE",
     "Check",
     "Verdict",
@@ -142,6 +143,25 @@ class Check:
 
 
 @dataclass(frozen=True)
+class Setting:
+    """A whole number the student's code is called with that a rubric may set, as
+    ``[table] key`` (``play.agent_depth``): declared by the pack or interface that uses it,
+    with its value when the rubric leaves it out and the least that works (``why`` says why,
+    in the sentence a rubric below it gets)."""
+
+    table: str
+    key: str
+    doc: str
+    default: int
+    least: int = 1
+    why: str = ""
+
+    @property
+    def label(self) -> str:
+        return f"{self.table}.{self.key}"
+
+
+@dataclass(frozen=True)
 class GamePack(Generic[P, M, V]):
     """One game, as the kit sees it. Positions (``P``), moves (``M``) and variants (``V``)
     are the pack's own types: a pack declares them (``GamePack[Position, Move, Variant]``) so
@@ -207,6 +227,8 @@ class GamePack(Generic[P, M, V]):
     checks: Callable[[V, int], Sequence[Check]] = lambda variant, seed: ()  # variant, seed
     # a submission's .py files (name -> source) -> what is missing, in one sentence, or None
     missing: Callable[[Mapping[str, bytes]], str | None] = lambda sources: None
+    # -- the numbers a rubric may set for the student's calls (see :class:`Setting`)
+    settings: tuple[Setting, ...] = ()
     # -- other courses' interfaces to the same game: name -> interface (see :class:`Interface`)
     interfaces: Mapping[str, Interface[P, M, V]] = field(default_factory=dict)
     # -- perfect play (``autograder/games/perfect.py``), where the game has some -------------
@@ -255,6 +277,7 @@ _INTERFACE_FIELDS = (
     "check_criteria",
     "checks",
     "missing",
+    "settings",
 )
 
 
@@ -290,6 +313,10 @@ class Interface(Generic[P, M, V]):
     check_criteria: Mapping[str, str] | None = None
     checks: Callable[[V, int], Sequence[Check]] | None = None
     missing: Callable[[Mapping[str, bytes]], str | None] | None = None
+    settings: tuple[Setting, ...] | None = None
+    # the rubric's values of ``settings`` (label -> value) -> this interface's fields that
+    # change with them (its ``state``, ``checks``, ``entry``)
+    configure: Callable[[Mapping[str, int]], Mapping[str, Any]] | None = None
 
     def over(self, pack: GamePack[P, M, V]) -> GamePack[P, M, V]:
         """``pack`` as a student of this interface meets it (``pack`` itself for the default)."""
@@ -324,6 +351,14 @@ class Assignment:
     def __post_init__(self) -> None:
         object.__setattr__(self, "game", self.pack)
         object.__setattr__(self, "pack", self.interface.over(self.pack))
+
+    def configured(self, values: Mapping[str, int]) -> Assignment:
+        """This homework with a rubric's values of its settings (label -> value) in the calls
+        that use them; itself when it has nothing to configure."""
+        if not values or self.interface.configure is None:
+            return self
+        changes = self.interface.configure(values)
+        return Assignment(self.game, self.variant, dataclasses.replace(self.interface, **changes))
 
     @property
     def name(self) -> str:

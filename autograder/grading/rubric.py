@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from autograder.errors import GraderError
-from autograder.games.pack import AnyPack
+from autograder.games.pack import AnyPack, Setting
 from autograder.play.launch import Limits
 from autograder.play.records import Plan
 
@@ -171,10 +171,12 @@ PHASE_CRITERIA = {
 
 
 def options(
-    phases: tuple[str, ...], checks: Mapping[str, str] | None = None
+    phases: tuple[str, ...],
+    checks: Mapping[str, str] | None = None,
+    settings: tuple[Setting, ...] = (),
 ) -> dict[tuple[str, str], tuple[type, str]]:
-    """Every option of a rubric for a game with these phases and check criteria (id -> name),
-    in the order docs list them."""
+    """Every option of a rubric for a game with these phases, check criteria (id -> name) and
+    settings, in the order docs list them."""
     per_phase: dict[tuple[str, str], tuple[type, str]] = {
         ("play", f"{phase}_probes"): (int, f"seeded {phase}-phase positions the AI must move from")
         for phase in phases
@@ -193,6 +195,7 @@ def options(
         )
         for ident, name in (checks or {}).items()
     }
+    ordered |= {(s.table, s.key): (int, f"{s.doc} (at least {s.least})") for s in settings}
     ordered |= {k: v for k, v in OPTIONS.items() if k not in ordered}
     shown = ("stdout", *GRADED_IDS[:5], *(checks or {}), "tactics", *GRADED_IDS[5:], "late_penalty")
     return ordered | {
@@ -269,6 +272,7 @@ class Rubric:
     tactics_points: int = 0  # what solving them all earns
     prefer_sooner: bool = False  # a forced win kept instead of the win at once is charged
     checks: tuple[tuple[str, str, int], ...] = ()  # the pack's check criteria: id, name, points
+    settings: tuple[tuple[str, int], ...] = ()  # the pack's settings: label -> value
     visibility: tuple[tuple[str, str], ...] = ()  # criterion id (or "stdout") -> Gradescope's
     leaderboard: tuple[str, ...] = ()  # figures for the leaderboard, the first ranks
     tournament_bands: tuple[Tier, ...] = ()  # points by place in a tournament; none by default
@@ -321,6 +325,7 @@ class Rubric:
             self.limits,
             self.timeouts_before_giving_up,
             self.tactics,
+            self.settings,
         )
 
 
@@ -437,9 +442,10 @@ def load_rubric(path: str | Path | None, pack: AnyPack) -> Rubric:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
         raise GraderError(f"{where} is not valid TOML: {err}") from err
-    declared = options(pack.phases, pack.check_criteria)
+    declared = options(pack.phases, pack.check_criteria, pack.settings)
     visible = {name: "visible" for name in declared if name[0] == "visibility"}
-    given = {**OPTIONAL, **visible, **_flatten(data, where, declared)}
+    defaults = {(s.table, s.key): s.default for s in pack.settings}
+    given = {**OPTIONAL, **visible, **defaults, **_flatten(data, where, declared)}
     missing = [_label(name) for name in declared if name not in given]
     if missing:
         raise GraderError(f"{where}: missing {', '.join(missing)}")
@@ -448,6 +454,13 @@ def load_rubric(path: str | Path | None, pack: AnyPack) -> Rubric:
     def per_phase(table: str, suffix: str) -> tuple[tuple[str, int], ...]:
         return tuple((phase, v[(table, f"{phase}_{suffix}")]) for phase in pack.phases)
 
+    for setting in pack.settings:
+        value = v[(setting.table, setting.key)]
+        if value < setting.least:
+            raise GraderError(
+                f"{where}: {setting.label} is {value}; it must be at least {setting.least}"
+                + (f" ({setting.why})" if setting.why else "")
+            )
     pattern = v[("packaging", "pattern")]
     if v[("limits", "wall_factor")] < 1:
         raise GraderError(
@@ -496,6 +509,7 @@ def load_rubric(path: str | Path | None, pack: AnyPack) -> Rubric:
         checks=tuple(
             (ident, name, v[(ident, "points")]) for ident, name in pack.check_criteria.items()
         ),
+        settings=tuple((s.label, v[(s.table, s.key)]) for s in pack.settings),
         visibility=_visibility(v, where),
         leaderboard=_figures(v[("leaderboard", "show")], where),
         tournament_bands=_tiers(v[("tournament", "bands")], "rank", "tournament", where, "bands"),
@@ -511,8 +525,10 @@ def load_rubric(path: str | Path | None, pack: AnyPack) -> Rubric:
 def reference(pack: AnyPack) -> str:
     """The Markdown table of every rubric option for ``pack``'s games, for docs/rubric.md."""
     rows = ["| key | type | meaning |", "| --- | --- | --- |"]
-    for name, (kind, doc) in options(pack.phases, pack.check_criteria).items():
-        optional = name in OPTIONAL or name[0] == "visibility"
-        default = f" (optional, default {OPTIONAL.get(name, 'visible')!r})" if optional else ""
+    defaults = {(s.table, s.key): s.default for s in pack.settings}
+    for name, (kind, doc) in options(pack.phases, pack.check_criteria, pack.settings).items():
+        optional = name in OPTIONAL or name in defaults or name[0] == "visibility"
+        value = defaults.get(name, OPTIONAL.get(name, "visible"))
+        default = f" (optional, default {value!r})" if optional else ""
         rows.append(f"| `{_label(name)}` | {kind.__name__} | {doc}{default} |")
     return "\n".join(rows)

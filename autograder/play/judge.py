@@ -128,9 +128,9 @@ def _looks_like(assignment: Assignment, defined: object) -> str:
     """``; it looks like <homework>: ...`` when the classes defined are another homework's."""
     names = [n.strip() for n in defined.split(",")] if isinstance(defined, str) else []
     other = looks_like(names)
-    if other is None or (other.game.name, other.interface) == (
+    if other is None or (other.game.name, other.interface.name) == (
         assignment.game.name,
-        assignment.interface,
+        assignment.interface.name,  # by name: a rubric's settings give a configured copy
     ):
         return ""
     course = other.interface.course or f"the {other.game.title} homework"

@@ -39,6 +39,7 @@ class Plan:
     limits: Limits = Limits()
     timeouts_before_giving_up: int = 2
     tactics: int = 0  # tactical probes (win in 1, block), where the rubric asks for them
+    settings: tuple[tuple[str, int], ...] = ()  # the rubric's values of the pack's settings
 
 
 @dataclass(frozen=True)

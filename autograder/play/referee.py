@@ -125,6 +125,9 @@ class Referee:
     budget: Budget
     load: Callable[[], tuple[float, int] | None] = machine_load  # (load average, cores)
 
+    def __post_init__(self) -> None:
+        self.assignment = self.assignment.configured(dict(self.plan.settings))
+
     @property
     def limits(self) -> Limits:
         return self.plan.limits
@@ -523,6 +526,7 @@ def run_session(
         seed,
         Budget(plan.timeouts_before_giving_up, deadline),
     )
+    assignment = referee.assignment  # with the rubric's settings
     base = Session(
         label or str(source_dir),
         assignment,

@@ -17,7 +17,7 @@ from autograder.games.boardabc import c4, checks
 from autograder.games.connect4 import rules, view
 from autograder.games.connect4.opponents import OPPONENTS
 from autograder.games.connect4.probes import probe_positions
-from autograder.games.connect4.solver import tactics_exact
+from autograder.games.connect4.solver import Solver, tactics_exact
 from autograder.games.pack import GamePack
 
 __all__ = ["PACK"]
@@ -95,5 +95,6 @@ PACK: GamePack[rules.Position, int, rules.Variant] = GamePack(
     check_criteria=checks.CRITERIA,
     checks=checks.checks,
     missing=_missing,
-    exact=tactics_exact,  # the book's Connect Four: no perfect player offered
+    perfect=Solver,  # the book's Connect Four: the exact solver, within its reach
+    exact=tactics_exact,
 )

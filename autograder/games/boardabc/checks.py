@@ -344,16 +344,13 @@ def _c4_direction(segment: list[tuple[int, int]]) -> str:
 
 
 def _c4_segments() -> list[list[tuple[int, int]]]:
-    """Every line of four on the book's 7 x 6 board, as (column, row from the bottom): 69."""
-    found = []
-    steps = ((0, 1), (1, 0), (1, 1), (1, -1))
-    for dc, dr in steps:
-        for c in range(7):
-            for r in range(6):
-                cells = [(c + dc * t, r + dr * t) for t in range(4)]
-                if all(0 <= x < 7 and 0 <= y < 6 for x, y in cells):
-                    found.append(cells)
-    return found
+    """Every line of four on the book's 7 x 6 board, as (column, row from the bottom): the
+    Connect Four pack's own lines (``rules.lines``), each cell in the order of its bits."""
+    height = c4.VARIANT.height
+    return [
+        [divmod(bit, height) for bit in range(mask.bit_length()) if mask >> bit & 1]
+        for mask in c4rules.lines(c4.VARIANT)
+    ]
 
 
 SEGMENTS = _c4_segments()
@@ -589,11 +586,21 @@ def _chapter_checks() -> list[Check]:
         made.append(Check("chapter", kind, "exercise 1", request, judge, ttt.render(pos)))
     for test, piles, column in CHAPTER_C4:
         board = c4.position([list(p) for p in piles], "R")
-        request = _c4_request(board, ask="best", depth=C4_DEPTH, fair=True)
+        request = _fair(_c4_request(board, ask="best", depth=C4_DEPTH, fair=True))
         judge = _explained(_chapter_judge(test, "find_best_move(board, 3)", column, "move"), WIN_C4)
         kind = f"exercise 2 {test}"
         made.append(Check("chapter", kind, "exercise 2", request, judge, c4.render(board)))
     return made
+
+
+def _fair(request: dict[str, Any]) -> dict[str, Any]:
+    """``request`` with every winning line of its game, as (column, row) cells: the driver's
+    own win test, for a search run again with a right ``is_win``, asks exactly those."""
+    if request["game"] == "tictactoe":
+        lines = [[[s % 3, s // 3] for s in line] for line in ttt.LINES]
+    else:
+        lines = [[list(cell) for cell in segment] for segment in SEGMENTS]
+    return {**request, "lines": lines}
 
 
 def _explained(judge: Judge, win_kind: str) -> Judge:
@@ -672,11 +679,7 @@ def _c4_board_checks(rng: random.Random) -> list[Check]:
     for index, pos in enumerate(_c4_positions(rng, C4_BOARDS), 1):
         line = c4rules.winner(pos)
         full = c4rules.is_full(pos)
-        not_full = [
-            c
-            for c in range(7)
-            if pos.occupied & c4.VARIANT.column_masks[c] != c4.VARIANT.column_masks[c]
-        ]
+        not_full = c4rules.legal_moves(pos)
         expected: dict[str, Any] = {
             "legal_moves": _moves_judge("columns", not_full, line is not None),
             "is_win": _flag_judge(
@@ -706,7 +709,7 @@ def _search_checks(rng: random.Random) -> list[Check]:
     def add(kind: str, index: int, request: dict[str, Any], judge: Judge, board: str) -> None:
         """A search check; on tic-tac-toe, also run with a right ``is_win`` (``fair``)."""
         if kind.startswith("tic-tac-toe"):
-            request, judge = {**request, "fair": True}, _explained(judge, WIN_TTT)
+            request, judge = {**_fair(request), "fair": True}, _explained(judge, WIN_TTT)
         made.append(Check("search", kind, f"{kind} {index}", request, judge, board))
 
     best = ttt.sample(

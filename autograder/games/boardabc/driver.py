@@ -33,37 +33,14 @@ _ONE_LETTERS = {"X": "F", "O": "S", "B": "F", "R": "S", " ": " "}
 _ONE_BACK = {"tictactoe": {"F": "X", "S": "O"}, "connectfour": {"F": "B", "S": "R"}}
 
 
-_LINES = {  # the game -> every line that wins, as (column, row) cells; tic-tac-toe's row 0
-    "tictactoe": [
-        [(s % 3, s // 3) for s in line]
-        for line in (
-            (0, 1, 2),
-            (3, 4, 5),
-            (6, 7, 8),
-            (0, 3, 6),
-            (1, 4, 7),
-            (2, 5, 8),
-            (0, 4, 8),
-            (2, 4, 6),
-        )
-    ],
-    "connectfour": [
-        [(c + dc * t, r + dr * t) for t in range(4)]
-        for dc, dr in ((0, 1), (1, 0), (1, 1), (1, -1))
-        for c in range(COLUMNS)
-        for r in range(ROWS)
-        if 0 <= c + dc * 3 < COLUMNS and 0 <= r + dr * 3 < ROWS
-    ],
-}
-
-
-def _won(cells: Any, game: str) -> bool:
-    """Whether a line is complete on the board read as ``cells`` (the kit's own win test)."""
+def _won(cells: Any, game: str, lines: list[list[list[int]]]) -> bool:
+    """Whether a line is complete on the board read as ``cells``: the kit's own win test, on
+    the lines the grader sends (its rules' every winning line, as (column, row) cells)."""
     if game == "tictactoe":
         grid = [[cells[r * 3 + c] for r in range(3)] for c in range(3)]
     else:
         grid = cells
-    for line in _LINES[game]:
+    for line in lines:
         first = grid[line[0][0]][line[0][1]]
         if first not in (None, " ") and all(grid[c][r] == first for c, r in line[1:]):
             return True
@@ -254,16 +231,17 @@ def make_handlers(
             board.__class__ = Counted
         return board
 
-    def judged(board: Any, game: str, seen: list[int] | None) -> Any:
+    def judged(request: dict[str, Any], board: Any, seen: list[int] | None) -> Any:
         """``board`` as a subclass of its own class whose ``is_win`` is the kit's (``seen``
         None), or the student's with each answer that differs from the kit's counted in
         ``seen``; the boards its ``move`` returns too. None when that cannot be made."""
         base = type(board)
+        game, lines = request["game"], request["lines"]
 
         class Judged(base):  # type: ignore[valid-type, misc]
             @property
             def is_win(self) -> Any:
-                right = _won(cells(self, game), game)
+                right = _won(cells(self, game), game, lines)
                 if seen is None:
                     return right
                 said = super().is_win
@@ -294,7 +272,7 @@ def make_handlers(
         if most is not None:
             board = counted(board, counter, most)
         elif request.get("fair"):  # the student's is_win, compared with the kit's on the way
-            board = judged(board, request["game"], seen) or build(request)
+            board = judged(request, board, seen) or build(request)
         before = cells(board, request["game"])
         try:
             raw = module.find_best_move(board, request["depth"])
@@ -307,7 +285,7 @@ def make_handlers(
             "changed": cells(board, request["game"]) != before,
         }
         if request.get("fair") and seen[0]:  # is_win was wrong on the search's path: the same
-            twin = judged(build(request), request["game"], None)  # search, with the kit's
+            twin = judged(request, build(request), None)  # search, with the kit's
             if twin is not None:
                 with suppress(Exception):
                     said["fair_move"] = encode(module.find_best_move(twin, request["depth"]))

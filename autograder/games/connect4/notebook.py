@@ -14,20 +14,56 @@ from __future__ import annotations
 
 import random
 from collections.abc import Mapping
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 from autograder.games.connect4 import rules
-from autograder.games.pack import Check, Interface, Verdict
+from autograder.games.pack import Check, Interface, Setting, Verdict
 
-__all__ = ["INTERFACE", "PLAY_DEPTH", "SEARCH_DEPTH", "CRITERIA", "state", "checks"]
+__all__ = [
+    "INTERFACE",
+    "PLAY_DEPTH",
+    "SEARCH_DEPTH",
+    "DECISION_DEPTH",
+    "SETTINGS",
+    "CRITERIA",
+    "state",
+    "checks",
+]
 
 _HERE = Path(__file__).resolve().parent
 # Agent(PLAY_DEPTH, sign) plays the games: the seed's own code answers in about 0.3 s at depth 4
 # on its 8×6 board on a busy machine (depth 5: 1.7 s; the seed's 6: 6.3 s, past the 5 s tier).
 PLAY_DEPTH = 4
-# The pruning and depth checks: plain minimax at this depth is run beside the agent's search.
+# The pruning check: plain minimax at this depth is run beside the agent's search.
 SEARCH_DEPTH = 3
+# The depth check: Agent(DECISION_DEPTH, sign) makes no state deeper than this.
+DECISION_DEPTH = 2
+SETTINGS = (  # the rubric may set each; the constants above are what it leaves out
+    Setting(
+        "play",
+        "agent_depth",
+        "the decision_depth of the Agent that plays the games, probes and tactics",
+        PLAY_DEPTH,
+        why="the agent looks at least one move ahead",
+    ),
+    Setting(
+        "alphabeta",
+        "search_depth",
+        "the depth at which play()'s states are counted against plain minimax's",
+        SEARCH_DEPTH,
+        2,
+        "at depth 1 alpha-beta has nothing to prune",
+    ),
+    Setting(
+        "depth",
+        "decision_depth",
+        "the decision_depth whose plies the depth check counts",
+        DECISION_DEPTH,
+        why="a search of no depth makes no state to count",
+    ),
+)
 CALL = "play"
 CRITERIA = {
     "alphabeta": "play() prunes (alpha-beta)",
@@ -154,31 +190,36 @@ def _four(variant: rules.Variant, direction: str) -> list[list[int]]:
     return board
 
 
-def checks(variant: rules.Variant, seed: int) -> list[Check]:
-    """The notebook's checks, the same for the same seed."""
+def checks(
+    variant: rules.Variant,
+    seed: int,
+    search_depth: int = SEARCH_DEPTH,
+    decision_depth: int = DECISION_DEPTH,
+) -> list[Check]:
+    """The notebook's checks, the same for the same seed (and depths)."""
     rng = random.Random(f"connect4-notebook:{seed}")
     made = []
     for index, pos in enumerate(_positions(variant, rng, 3), 1):
-        request = {"ask": "search", "state": state(pos), "depth": SEARCH_DEPTH}
+        request = {"ask": "search", "state": state(pos), "depth": search_depth}
         made.append(
             Check(
                 "alphabeta",
                 "alpha-beta",
                 f"search position {index}",
                 request,
-                _search_judge(SEARCH_DEPTH, "prune"),
+                _search_judge(search_depth, "prune"),
                 rules.render(pos),
             )
         )
     for index, pos in enumerate(_positions(variant, rng, 2), 1):
-        request = {"ask": "search", "state": state(pos), "depth": 2}
+        request = {"ask": "search", "state": state(pos), "depth": decision_depth}
         made.append(
             Check(
                 "depth",
                 DEPTH_KIND,
                 f"depth position {index}",
                 request,
-                _search_judge(2, "depth"),
+                _search_judge(decision_depth, "depth"),
                 rules.render(pos),
             )
         )
@@ -218,12 +259,30 @@ def _format_problem(raw: Any, pos: rules.Position) -> str | None:
     return rules.format_problem(raw, pos, CALL)
 
 
+def _entry(depth: int) -> str:
+    return f"Agent({depth}, sign).play(Connect4State(board, agents_sign, player))"
+
+
+def _configure(values: Mapping[str, int]) -> Mapping[str, Any]:
+    """The interface's calls at the rubric's depths (``SETTINGS``)."""
+    play = values.get("play.agent_depth", PLAY_DEPTH)
+    return {
+        "entry": _entry(play),
+        "state": partial(state, depth=play),
+        "checks": partial(
+            checks,
+            search_depth=values.get("alphabeta.search_depth", SEARCH_DEPTH),
+            decision_depth=values.get("depth.decision_depth", DECISION_DEPTH),
+        ),
+    }
+
+
 INTERFACE: Interface[rules.Position, int, rules.Variant] = Interface(
     name="notebook",
     course="seed 004's notebook (Agent and Connect4State)",
     player_class="Agent",
     classes=("Agent", "Connect4State"),
-    entry=f"Agent({PLAY_DEPTH}, sign).play(Connect4State(board, agents_sign, player))",
+    entry=_entry(PLAY_DEPTH),
     aliases=("connect4-colab",),
     description="seed 004's notebook: Agent(depth, sign).play(Connect4State)",
     driver=_HERE / "notebook_driver.py",
@@ -238,4 +297,6 @@ INTERFACE: Interface[rules.Position, int, rules.Variant] = Interface(
     ),  # its script export: it runs as it is
     check_criteria=CRITERIA,
     checks=checks,
+    settings=SETTINGS,
+    configure=_configure,
 )

@@ -116,7 +116,7 @@ def make_handlers(
         The score is the value's sign only: enough to order, and never a NaN's surprise."""
 
         def search(state: Any, depth: int, alpha: float, beta: float) -> float:
-            if depth == 0 or getattr(state, "isTerminal", False):
+            if depth == 0 or _truth(getattr(state, "isTerminal", False)):
                 return float(_value(state))
             maximising = getattr(state, "curr_player_number", 1) == 1
             best = -1e300 if maximising else 1e300
@@ -172,13 +172,23 @@ def make_handlers(
                 positive = False
             return {
                 "ok": True,
-                "terminal": getattr(state, "isTerminal", False) is True,
+                "terminal": _truth(getattr(state, "isTerminal", False)),
                 "value": encode(value),
                 "positive": positive,
             }
         return {"ok": False, "error": f"unknown check {ask!r}"}
 
     return {"new": new, "sync": latest.sync, "move": move, "check": check}
+
+
+def _truth(flag: Any) -> bool:
+    """``flag`` as the student's own ``if state.isTerminal:`` reads it: numpy's ``bool_``
+    counts as True or False, a method (``isTerminal()``) is called; a flag whose truth raises
+    is False."""
+    try:
+        return bool(flag() if callable(flag) else flag)
+    except BaseException:
+        return False
 
 
 def _value(state: Any) -> Any:

@@ -36,6 +36,7 @@ __all__ = [
     "is_legal",
     "play",
     "winner",
+    "lines",
     "result",
     "is_full",
     "opponent",
@@ -186,6 +187,22 @@ def _has_line(discs: int, variant: Variant) -> bool:
         if run:
             return True
     return False
+
+
+def lines(variant: Variant) -> list[int]:
+    """Every winning line of ``variant``, each the bitboard of its ``connect`` cells: the runs
+    of equal ``shifts`` that ``winner`` looks for, in the order of ``shifts`` (up a column,
+    along a row, then the two diagonals), each direction from its lowest bit."""
+    found = []
+    for shift in variant.shifts:
+        for start_bit in range(variant.columns * variant.height):
+            bits = [start_bit + step * shift for step in range(variant.connect)]
+            mask = sum(1 << bit for bit in bits)
+            if all(bit < variant.columns * variant.height for bit in bits) and (
+                mask & variant.full == mask
+            ):
+                found.append(mask)
+    return found
 
 
 def winner(pos: Position) -> str | None:

@@ -155,6 +155,8 @@ def format_problem(raw: Any, pos: Position) -> str | None:
 
 _CLASSES = {"GameBoard": "gameBoard.py", "aiBrain": "AIBrain.py", "Spot": "spot.py"}
 _CLASS = re.compile(rb"^\s*class\s+(\w+)", re.MULTILINE)
+# aiBrain under another name: the class with the chapter's autoPlay method
+_AUTOPLAY = re.compile(rb"^\s+def\s+autoPlay\s*\(", re.MULTILINE)
 
 
 def _ends(raw: Any, pos: Position) -> bool:
@@ -174,7 +176,12 @@ def missing(sources: Mapping[str, bytes]) -> str | None:
         for text in sources.values()
         for name in _CLASS.findall(text)
     }
-    absent = [name for name in _CLASSES if name.casefold() not in defined]
+    plays = any(_AUTOPLAY.search(text) for text in sources.values())
+    absent = [
+        name
+        for name in _CLASSES
+        if name.casefold() not in defined and not (name == "aiBrain" and plays)
+    ]
     if not absent:
         return None
     named = " and ".join(f"class {name} (the chapter's {_CLASSES[name]})" for name in absent)
@@ -205,7 +212,6 @@ INTERFACE: Interface[Position, int, rules.Variant] = Interface(
     format_problem=format_problem,
     rubric=_HERE / "sketch.toml",
     starter=lambda variant: "starter/connect4-sketch/AIBrain.py",
-    # no stronger solution of its own: the answer key is the reference the play page offers
-    solution=lambda variant: "answer_key/connect4-sketch/gameBoard.py",
+    solution=lambda variant: "solution/connect4-sketch/gameBoard.py",
     missing=missing,
 )

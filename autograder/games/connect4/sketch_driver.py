@@ -210,6 +210,16 @@ def make_handlers(
                 value = getattr(place, attribute, None)
                 if attribute.casefold() == name.casefold() and isinstance(value, type):
                     return value
+        if name == "aiBrain":  # renamed: the class of the sketch that has an autoPlay method
+            for stem in _stems(folder):
+                if stem != module.__name__ and _plays(folder, stem):
+                    with suppress(BaseException):
+                        places.append(import_module(stem))
+            for place in places:
+                for attribute in sorted(_names(place)):
+                    value = getattr(place, attribute, None)
+                    if isinstance(value, type) and callable(getattr(value, "autoPlay", None)):
+                        return value
         return _fail(
             f"the sketch defines no class {name}: keep the chapter's classes aiBrain "
             "(AIBrain.py), GameBoard (gameBoard.py) and Spot (spot.py)"
@@ -264,6 +274,15 @@ def _defines(folder: str, stem: str, name: str) -> bool:
     except OSError:
         return False
     return _compile(rb"(?im)^\s*class\s+" + name.encode() + rb"\b").search(text) is not None
+
+
+def _plays(folder: str, stem: str) -> bool:
+    """Whether ``folder/stem.py`` defines an ``autoPlay`` method, read without running it."""
+    try:
+        with open(path.join(folder, f"{stem}.py"), "rb") as handle:
+            return _compile(rb"(?m)^\s+def\s+autoPlay\s*\(").search(handle.read()) is not None
+    except OSError:
+        return False
 
 
 def _fit_size(folder: str) -> None:
