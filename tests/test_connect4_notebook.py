@@ -23,7 +23,7 @@ from autograder.errors import GraderError
 from autograder.games import find_assignment, infer_assignment, looks_like
 from autograder.games.connect4 import rules
 from autograder.grading.rubric import load_rubric, reference
-from autograder.play.referee import _looks_like
+from autograder.play.judge import _looks_like
 from tests.conftest import ROOT
 
 SEED = ROOT / "tests" / "data" / "seed004" / "Connect4_AlphaBeta.ipynb"
