@@ -24,7 +24,7 @@ from autograder.oracle.game import Game
 __all__ = ["add_oracle_commands", "answer", "answers"]
 
 ORACLE_HELP = "solve the games exactly (build), then ask for values of positions (query)"
-BUILD_HELP = "solve a variant and cache its table (about half a minute each, numpy needed)"
+BUILD_HELP = "solve a variant and cache its table (10-20 s each, numpy needed)"
 QUERY_HELP = (
     "read positions from stdin, one per line: 25 characters b, r or . (row 0 first), a space "
     "and the side to move; write one JSON object per line"
