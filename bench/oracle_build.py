@@ -170,8 +170,9 @@ def bench(name: str, folder: Path, against: Path | None) -> tuple[dict[str, Any]
         if row[key] > limit:
             problems.append(f"{name}: {key} {row[key]} misses the target {limit}")
     if against is not None:
-        problems += _compare(name, oracle, load(name, against / f"{name}.oracle"))
-        row["same_as"] = str(against) if not problems else None
+        differ = _compare(name, oracle, load(name, against / f"{name}.oracle"))
+        row["same_as"] = None if differ else str(against)
+        problems += differ
     return row, problems
 
 
