@@ -14,6 +14,7 @@ import pytest
 
 from autograder.games.teeko.solved.game import Game, game_for
 from autograder.games.teeko.solved.layout import Layout, compress, expand
+from autograder.games.teeko.solved.symmetry import Folding, transform
 from autograder.games.teeko.variants import find_variant
 
 np = pytest.importorskip("numpy")
@@ -125,6 +126,37 @@ def test_vector_predecessors_are_the_unmoves(layout: Layout, vec: VectorLayout) 
     for index in idx.tolist():
         mover, other = layout.position(layout.offsets[k] + index)
         expected += [layout.index(*p) - layout.offsets[k] for p in _unmoves(TEEKO, mover, other)]
+    assert sorted(got) == sorted(expected)
+
+
+def test_folded_predecessors_are_the_stored_moves_into_a_stored_position(
+    layout: Layout,
+) -> None:
+    """The retrograde on the folded table: for a stored position C, every (stored position,
+    move) whose child is stored as C comes out once, worked out here with Folding.index on
+    the images of C under the 8 symmetries; so the counters count moves exactly, also for
+    placements that are symmetric themselves (sampled on purpose)."""
+    folding = Folding(layout)
+    vec = VectorLayout(layout, folding)
+    k = layout.move_phase
+    stride = layout.stride[k]
+    base = folding.offsets[k]
+    symmetric = [s for s, count in enumerate(folding.orbit[4]) if count < len(folding.perms)]
+    rng = random.Random(5)
+    slots = rng.sample(range(len(folding.orbit[4])), 150) + rng.sample(symmetric, 150)
+    idx = [slot * stride + rng.randrange(stride) for slot in slots]
+    got = vec.predecessors(np.array(idx, dtype=np.int32)).tolist()
+    expected = []
+    for index in idx:
+        mover, other = folding.position(base + index)
+        images = {(transform(mover, p), transform(other, p)) for p in folding.perms}
+        for child in images:
+            if folding.index(*child) != base + index:
+                continue  # stored as another position
+            for before, against in _unmoves(TEEKO, *child):
+                if folding.canonical[4][folding.frame[against][0]] == against:  # stored
+                    expected.append(folding.index(before, against) - base)
+    assert len(folding.perms) == 8 and symmetric
     assert sorted(got) == sorted(expected)
 
 

@@ -21,7 +21,11 @@ from autograder.games.perfect import OracleError, Table, Tables, Verdict
 __all__ = ["add_oracle_commands", "answer", "answers"]
 
 ORACLE_HELP = "solve the games exactly (build), then ask for values of positions (query)"
-BUILD_HELP = "solve a variant and cache its table (about half a minute each, numpy needed)"
+BUILD_HELP = "solve a variant and cache its table (10-20 s each, numpy needed)"
+QUERY_HELP = (
+    "read positions from stdin, one per line: 25 characters b, r or . (row 0 first), a space "
+    "and the side to move; write one JSON object per line"
+)
 INFO_HELP = "show where the tables are cached and what they hold"
 
 

@@ -52,6 +52,8 @@ class VectorLayout:
         self.relpos: list[Array] = []  # [size] flat (C(n, size) * (n + 1)): rank among free
         self.plain: list[npt.NDArray[np.bool_]] = []  # [size]: holds an unconditional goal
         self.centres: list[Array] = []  # [size] (C(n, size), K): must-be-empty masks, 0 = none
+        goal_sets = np.array([s for s, _ in game.goals], dtype=I32)
+        goal_empty = np.array([e for _, e in game.goals], dtype=I32)
         for size in range(m + 1):
             masks = layout.unrank[size]
             held = np.array(
@@ -67,14 +69,15 @@ class VectorLayout:
             rows = np.arange(len(masks))[:, None]
             relpos[rows, free] = np.arange(n - size, dtype=I32)
             self.relpos.append(relpos.ravel())
-            plain = [any(e == 0 and mask & s == s for s, e in game.goals) for mask in masks]
-            conditional = [[e for s, e in game.goals if e and mask & s == s] for mask in masks]
-            width = max(1, *(len(c) for c in conditional))
-            centres = np.zeros((len(masks), width), dtype=I32)
-            for r, found in enumerate(conditional):
-                centres[r, : len(found)] = found
-            self.plain.append(np.array(plain, dtype=bool))
-            self.centres.append(centres)
+            # (C(n, size), goals): which goals' squares each set holds, then the goals with no
+            # condition, and the must-be-empty masks of the others (in goal order, 0-padded).
+            holds = (self.mask[size][:, None] & goal_sets) == goal_sets
+            self.plain.append((holds & (goal_empty == 0)).any(axis=1))
+            conditional = holds & (goal_empty != 0)
+            width = max(1, int(conditional.sum(axis=1).max(initial=0)))
+            first = np.argsort(~conditional, axis=1, kind="stable")[:, :width]
+            found = np.take_along_axis(conditional, first, axis=1)
+            self.centres.append(np.where(found, goal_empty[first], 0).astype(I32))
         self._rest: dict[tuple[int, int], Array] = {}
         self._up: dict[tuple[int, int], Array] = {}
         self._ranker_tables(n, m)
@@ -97,6 +100,17 @@ class VectorLayout:
             self.slot_of.append(np.array([slot for slot, _ in frames], dtype=I32))
             self.turn_of.append(np.array([g * (n + 1) for _, g in frames], dtype=I32))
             self.canonical_of.append(np.array([ranks[slot] for slot, _ in frames], dtype=I32))
+        # For the move phase's retrograde on the folded table: the colex rank of each slot's
+        # canonical placement, each symmetry's inverse (as a row of perm), and for every
+        # placement of m markers which symmetries turn it into a canonical one (C(n, m), G).
+        m = self.m
+        self.slot_rank = np.array(folding.canonical_ranks(m), dtype=I32)
+        self.inverse_turn = np.array([g * (n + 1) for g in folding.inverse], dtype=I32)
+        turned = self.perm[
+            np.arange(len(folding.perms), dtype=I32)[:, None, None] * (n + 1) + self.sq[m]
+        ]
+        ranks_after = self.rank(self.bit[turned].sum(axis=2, dtype=I32))  # (G, C(n, m))
+        self.to_canonical = (self.canonical_of[m][ranks_after] == ranks_after).T.copy()
 
     # ---- colex ranks ---------------------------------------------------------------------------
 
@@ -179,19 +193,47 @@ class VectorLayout:
         return np.bitwise_count(free).sum(axis=-1, dtype=I32)
 
     def predecessors(self, idx: Array) -> Array:
-        """Indices (within the move phase) of every position with a move into one of ``idx``.
+        """Indices within the folded move phase of every stored position with a move whose
+        stored child is one of ``idx`` (also folded move-phase indices).
 
-        The position ``(X to move, Y)`` arises from ``(Y0 to move, X)`` where ``Y0`` is ``Y``
-        with one marker moved back to an empty neighbour. An index appears once per such move;
-        the caller drops those already decided (terminal positions among them). This is the
-        solver's inner loop: call it on a few thousand positions at a time, so that its
-        temporaries stay in the CPU cache (measured 2-3x faster than chunks of 256K).
+        A stored position ``P`` (its other side canonical) moves to a child ``c``, stored as
+        ``s(c)``: ``c`` turned by the symmetry that makes its other side canonical
+        (:class:`~.symmetry.Folding`'s frame). So the moves into a stored
+        ``C`` come into its images ``h(C)`` with ``s(h(C)) = C`` whose mover is canonical (the
+        predecessors' other side): for each symmetry ``h`` turning C's mover canonical, the
+        image counts when the frame of ``h``(C's other side) is ``h``'s inverse, which picks
+        each such image once. Then ``(X to move, Y)`` arises from ``(Y0 to move, X)`` where
+        ``Y0`` is ``Y`` with one marker moved back to an empty neighbour. Every stored
+        ``(P, move)`` whose stored child is ``C`` comes out exactly once, so the counters of
+        the retrograde count moves exactly, even for placements that are symmetric themselves.
+        The caller drops the predecessors already decided (terminal ones among them).
+
+        Without folding (the identity alone) these are the plain un-moves in the full table.
+        This is the solver's inner loop: call it on a few thousand positions at a time, so
+        that its temporaries stay in the CPU cache (measured 2-3x faster than chunks of 256K).
         """
         k = self.layout.move_phase
         m, n = self.m, self.n
-        x_sq, x_mask, y_sq, y_mask, _ = self.decode(k, idx)
-        occupied = x_mask | y_mask | self.bit[self.sentinel]
-        x_rank = self.rank(x_mask)
+        stride = self.layout.stride[k]
+        slot = idx // stride
+        other_rank = self.slot_rank[slot]
+        rel = self.sq[m][idx - slot * stride]
+        x_sq = self.free[m][other_rank[:, None] * (n - m) + rel]
+        y_sq = self.sq[m][other_rank]
+        x_rank = self.rank(self.bit[x_sq].sum(axis=1, dtype=I32))
+        count = len(self.inverse_turn)
+        if count > 1:
+            pairs = np.flatnonzero(self.to_canonical[x_rank])
+            row = pairs // count
+            turn = (pairs - row * count).astype(I32) * (n + 1)
+            x_sq = self.perm[turn[:, None] + x_sq[row]]
+            y_sq = self.perm[turn[:, None] + y_sq[row]]
+            y_rank = self.rank(self.bit[y_sq].sum(axis=1, dtype=I32))
+            keep = self.turn_of[m][y_rank] == self.inverse_turn[turn // (n + 1)]
+            x_sq, y_sq = x_sq[keep], y_sq[keep]
+            x_rank = self.rank(self.bit[x_sq].sum(axis=1, dtype=I32))
+        x_mask = self.bit[x_sq].sum(axis=1, dtype=I32)
+        occupied = x_mask | self.bit[y_sq].sum(axis=1, dtype=I32) | self.bit[self.sentinel]
         rel_bits = self.bit[self.relpos[m][x_rank[:, None] * (n + 1) + y_sq]]  # Y among X's free
         # Y without marker j, in X's free squares: (F, m), one row per marker that moved.
         without = rel_bits.sum(axis=1, dtype=I32)[:, None] ^ rel_bits
@@ -202,7 +244,7 @@ class VectorLayout:
         x_rank = x_rank[row]
         source = self.relpos[m][x_rank * (n + 1) + back.ravel()[flat]]
         before = without.ravel()[flat >> 3] ^ self.bit[source]
-        return x_rank * self.layout.stride[k] + self.free_rank[before]
+        return self.slot_of[m][x_rank] * stride + self.free_rank[before]
 
     def up(self, n_free: int, size: int) -> Array:
         """(C(n_free, size), n_free - size): for each ``size``-subset of range(n_free), by rank,

@@ -37,9 +37,10 @@ ENV_VAR = "TEEKO_ORACLE_CACHE"
 FORMAT = 2  # bump when the layout, the folding, the compression or the value encoding changes
 MAGIC = b"teeko-oracle\n"
 _HEADER_LIMIT = 1 << 20
-# zlib level 6 on the folded 5x5 tables: 3.1 MB in about 1 s; level 9 saves 4% for 7 s, and
-# lzma (1.9 MB) takes 17 s to write and 0.27 s to read (docs/oracle.md, "Table format").
-_LEVEL = 6
+# zlib level 4 on the folded 5x5 tables: 3.4 MB in 0.3 CPU s; level 6 saves 9% for 1 s, level
+# 9 4% more for 7 s, and lzma (1.9 MB) takes 17 s to write and 0.27 s to read (docs/oracle.md,
+# "Table format"). Readers do not depend on the level.
+_LEVEL = 4
 _STEP = 1 << 20
 
 
@@ -123,7 +124,7 @@ def read_table(path: Path, folding: Folding) -> tuple[bytes, dict[str, Any]]:
     except FileNotFoundError:
         raise OracleError(
             f"there is no oracle table for {game.name!r} at {path}; build it with "
-            f"`autograder oracle build --variant {game.name}` (about half a minute)"
+            f"`autograder oracle build --variant {game.name}` (10-20 s)"
         ) from None
     except OSError as err:
         raise OracleError(f"cannot read the oracle table {path}: {err.strerror}") from None

@@ -8,8 +8,8 @@ position in :class:`~autograder.games.teeko.solved.layout.Layout` order), and
 ``solver.stats`` the figures of the build, counted over every position. Stop iterating to stop
 the build; nothing is written anywhere by this module.
 
-The move phase is solved whole (its retrograde follows moves between any placements), then
-folded; the drop phase is solved folded, for canonical placements of the other side only.
+Both phases are solved on the folded table only, for canonical placements of the other side:
+the retrograde follows each stored position's moves to the stored images of its children.
 """
 
 from __future__ import annotations
@@ -35,7 +35,7 @@ I32 = np.int32
 
 # Stages of a build and their rough share of its time (measured on 5x5, see docs/oracle.md);
 # the share turns per-stage counts into one progress figure with an honest-ish ETA.
-STAGES = {"classify": 0.22, "retrograde": 0.70, "drop": 0.06, "write": 0.02}
+STAGES = {"classify": 0.15, "retrograde": 0.56, "drop": 0.26, "write": 0.03}
 
 # Array elements per numpy step: enough to amortise Python's overhead, few enough for the CPU
 # cache. Predecessors (about 32 int32 slots per position) are worked out 8K positions at a
@@ -79,8 +79,8 @@ class Solver:
         layout, folding = self.layout, self.folding
         vec = VectorLayout(layout, folding)
         k = layout.move_phase
-        move = np.full(layout.sizes[k], UNKNOWN, dtype=np.int8)
-        counts = np.zeros(layout.sizes[k], dtype=np.uint8)
+        move = np.full(folding.sizes[k], UNKNOWN, dtype=np.int8)
+        counts = np.zeros(folding.sizes[k], dtype=np.uint8)
         stats: dict[str, Any] = {"positions": layout.total, "levels": list(layout.sizes)}
         yield from self._classify(vec, move, counts, stats)
         stats["seconds_classify"] = round(time.perf_counter() - started, 1)
@@ -88,7 +88,7 @@ class Solver:
         del counts
         stats["seconds_retrograde"] = round(time.perf_counter() - started, 1)
         table = np.full(folding.total, UNKNOWN, dtype=np.int8)
-        table[folding.offsets[k] :] = fold_level(move, folding, k).ravel()
+        table[folding.offsets[k] :] = move
         del move
         yield from self._drop(vec, table, stats)
         stats["seconds"] = round(time.perf_counter() - started, 1)
@@ -106,16 +106,20 @@ class Solver:
         counts: npt.NDArray[np.uint8],
         stats: dict[str, Any],
     ) -> Iterator[Progress]:
-        """Mark terminal positions (goals; no legal move) and count every position's moves."""
+        """Mark terminal positions (goals; no legal move) and count every stored position's
+        moves; the figures count each row once per placement of its other side's orbit."""
         m = self.game.markers
         k = self.layout.move_phase
         total = len(move)
         stride = self.layout.stride[k]
-        groups = total // stride
+        canonical = np.array(self.folding.canonical_ranks(m), dtype=I32)
+        weights = np.array(self.folding.orbit[m], dtype=np.int64)
+        groups = len(canonical)
         step = max(1, self.chunk // stride)
         mover_goals = blocked = 0
         for first in range(0, groups, step):
-            other_rank = np.arange(first, min(groups, first + step), dtype=I32)
+            other_rank = canonical[first : first + step]
+            weight = weights[first : first + step]
             x_sq, _, x_rank, occupied = vec.block(k, other_rank)
             mover_goal = vec.goal(m, x_rank, occupied)
             other_goal = vec.goal(m, other_rank[:, None], occupied)
@@ -127,8 +131,9 @@ class Solver:
             span = slice(first * stride, (first + len(other_rank)) * stride)
             move[span] = codes.ravel()
             counts[span] = moves.ravel()
-            mover_goals += int(mover_goal.sum())
-            blocked += int(((moves == 0) & ~mover_goal & ~other_goal).sum())
+            mover_goals += int((mover_goal.sum(axis=1) * weight).sum())
+            stuck = (moves == 0) & ~mover_goal & ~other_goal
+            blocked += int((stuck.sum(axis=1) * weight).sum())
             done = span.stop
             yield Progress("classify", done, total, "", fraction("classify", done / total))
         stats["goal_placements"] = mover_goals
@@ -207,7 +212,10 @@ class Solver:
         move[move == UNKNOWN] = 0
         stats["longest_move_phase_win"] = longest["win"]
         stats["longest_move_phase_loss"] = longest["loss"]
-        stats["move_phase"] = _census(move)
+        k = self.layout.move_phase
+        stats["move_phase"] = _census(
+            move, self.layout.stride[k], self.folding.orbit[self.game.markers]
+        )
 
     # ---- drop phase ----------------------------------------------------------------------------
 

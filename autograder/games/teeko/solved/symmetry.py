@@ -73,7 +73,8 @@ class Folding:
     def __init__(self, layout: Layout, symmetric: bool = True) -> None:
         self.layout = layout
         self.perms = symmetries(layout.game) if symmetric else [tuple(range(layout.squares))]
-        inverse = [self.perms.index(_invert(p)) for p in self.perms]
+        # inverse[g]: the symmetry that undoes perms[g].
+        self.inverse = inverse = [self.perms.index(_invert(p)) for p in self.perms]
         # frame[mask] = (slot, g): the canonical placement of mask's orbit is the slot-th of
         # its size, and perms[g] turns mask into it. Masks are walked in increasing order, so
         # the first of an orbit met is its smallest: the canonical one.
