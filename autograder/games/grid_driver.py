@@ -118,13 +118,13 @@ def _plies(request: dict[str, Any], first: bool) -> list[tuple[bool, Any]]:
 class Grid:
     """A grid homework's driver, set by the pack.
 
-    ``pieces``: the two sides' pieces, as the player's ``my_piece`` holds them (an unknown
-    side's opponent is the second); ``move``: how a move reaches the player (``cells``,
-    ``cell``, ``column``); ``shape``: rows and columns of the board until the referee sends
-    one; ``fit_start``: a game from the start gives the player the variant's start board
-    unless its own board already reads as it (Connect Four's constructor knows one size, its
-    variants others), where without it a board that differs is drift at the first sync;
-    ``pass_move``: a pass, as the pack's ``student_move`` gives it (None: a game without
+    ``pieces``: the two sides' pieces, first mover first, as the player's ``my_piece`` holds
+    them (an unknown side's opponent is the second); ``move``: how a move reaches the player
+    (``cells``, ``cell``, ``column``); ``shape``: rows and columns of the board until the
+    referee sends one; ``fit_start``: a game from the start gives the player the variant's
+    start board unless its own board already reads as it (Connect Four's constructor knows one
+    size, its variants others), where without it a board that differs is drift at the first
+    sync; ``pass_move``: a pass, as the pack's ``student_move`` gives it (None: a game without
     passes); ``own`` and ``opponent``: the player's methods told each ply.
     """
 
