@@ -1,10 +1,10 @@
-"""Processes started ahead: while one of a submission's processes is graded, the next one is
+"""Processes started ahead: while one of a submission's processes is graded, the next ones are
 already coming up (interpreter, fence, runner), so that a game never waits for a process start.
 
 A process started ahead runs nothing of the submission: the runner waits for its first
 request, which carries the seed (``PlayerProcess.start``). The sandbox is the same: its cgroup
 is made and joined before it runs, and pinned to a core when it is taken into use. Only as many
-processes as the session plans are started ahead, and :meth:`Ahead.close` ends the one not
+processes as the session plans are started ahead, and :meth:`Ahead.close` ends those not
 taken, so none outlives the grading.
 """
 
@@ -25,8 +25,9 @@ DEPTH = 2
 
 class Ahead:
     """A spawner (child seed -> a process not yet started) that hands out a process started
-    ahead when it has one, and starts the next ahead as it hands one out, ``planned`` in all.
-    Use as a context manager: the process started ahead and not taken is closed at the end."""
+    ahead when it has one, and starts the next ones ahead (``depth`` waiting at most,
+    ``planned`` in all) once the one handed out has started. Use as a context manager: the
+    processes started ahead and not taken are closed at the end."""
 
     def __init__(
         self, make: Callable[[int], PlayerProcess], planned: int, depth: int = DEPTH

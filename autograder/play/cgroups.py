@@ -225,14 +225,14 @@ class Cgroup:
         if support.version == 2:
             folder = self._dirs[""]
             self._usage, self._threads = str(folder / "cpu.stat"), str(folder / "cgroup.threads")
-            self._freezer, self._frozen = (
+            self._freezer, self._state = (
                 str(folder / "cgroup.freeze"),
                 str(folder / "cgroup.events"),
             )
         else:
             self._usage = str(self._dir("cpuacct") / "cpuacct.usage")
             self._threads = str(self._dir("pids") / "tasks")
-            self._freezer = self._frozen = str(self._dir("freezer") / "freezer.state")
+            self._freezer = self._state = str(self._dir("freezer") / "freezer.state")
         for folder in dict.fromkeys(self._dirs.values()):
             folder.mkdir()
         try:
@@ -355,7 +355,7 @@ class Cgroup:
                 want = "FROZEN" if frozen else "THAWED"
                 _write(self._freezer, want)
             deadline = time.monotonic() + seconds
-            while want not in _read(self._frozen):
+            while want not in _read(self._state):
                 if time.monotonic() > deadline:
                     return False
                 time.sleep(0.0002)
