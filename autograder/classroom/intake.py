@@ -16,6 +16,7 @@ import os
 import re
 import stat
 import zipfile
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 from typing import IO
@@ -319,7 +320,7 @@ def _local_imports(source: bytes) -> set[str]:
     except (SyntaxError, ValueError, MemoryError, RecursionError):
         return set()  # the runner reports the syntax error itself
     names: set[str] = set()
-    for node in ast.walk(tree):
+    for node in _statements(tree):
         if isinstance(node, ast.Import):
             names.update(alias.name.split(".")[0] for alias in node.names)
         elif isinstance(node, ast.ImportFrom):
@@ -329,6 +330,19 @@ def _local_imports(source: bytes) -> set[str]:
                 names.update([node.module.split(".")[0]] if node.module else [])
                 names.update(alias.name for alias in node.names)
     return names
+
+
+def _statements(tree: ast.Module) -> Iterator[ast.AST]:
+    """Every statement of ``tree``, at any depth (in functions, classes, branches, handlers,
+    cases): an import is a statement, and expressions hold none, so they are not walked."""
+    pending: list[ast.AST] = list(tree.body)
+    while pending:
+        node = pending.pop()
+        yield node
+        for field in ("body", "orelse", "finalbody", "handlers", "cases"):
+            inner = getattr(node, field, None)
+            if isinstance(inner, list):
+                pending.extend(inner)
 
 
 def _with_its_modules(

@@ -13,7 +13,7 @@ import os
 import threading
 from collections.abc import Iterator
 
-__all__ = ["machine_load", "busy_note", "sharing", "alone"]
+__all__ = ["machine_load", "busy_note", "sharing", "alone", "running_alone"]
 
 
 def machine_load() -> tuple[float, int] | None:
@@ -68,6 +68,11 @@ class _Gate:
                 self._solo = None
                 self._changed.notify_all()
 
+    @property
+    def solo(self) -> bool:
+        with self._changed:
+            return self._solo is not None
+
 
 _GATE = _Gate()
 
@@ -82,3 +87,9 @@ def alone() -> contextlib.AbstractContextManager[None]:
     calls in flight in other threads to end (each is bounded by its limit) and holds theirs
     back until the block ends. This thread's own calls inside the block run."""
     return _GATE.alone()
+
+
+def running_alone() -> bool:
+    """Whether a thread's calls are running :func:`alone` now (nothing should start beside
+    them)."""
+    return _GATE.solo

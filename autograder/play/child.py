@@ -704,7 +704,7 @@ def main(argv: list[str]) -> None:
     if portable:
         argv = [argv[0], *map(str, _portable_channel()), *argv[2:]]
     fd_in, fd_out = int(argv[1]), int(argv[2])
-    source_dir, seed, settings = argv[3], int(argv[4]), json.loads(argv[5])
+    source_dir, settings = argv[3], json.loads(argv[4])
     try:
         source_dir = _settle(source_dir, settings)
         driver, library = _load_driver(settings["driver"], settings.get("library", {}))
@@ -717,7 +717,6 @@ def main(argv: list[str]) -> None:
     if not portable:  # polling a pipe is POSIX; portable, the next read's EOF ends the runner
         _watch_grader(fd_in)
     warnings.simplefilter("ignore")
-    random.seed(seed)
     # Sealed: what answers a request is bound here, in this frame's locals, before the
     # submission is imported; the runner's module is then no longer ``__main__`` (``load``),
     # and the audit hook refuses the frames and object searches that would lead back here.
@@ -725,9 +724,10 @@ def main(argv: list[str]) -> None:
     receive, encode, reply_to, audit = protocol.receive, protocol.encode, _reply, sys.audit
     handlers: dict[str, Any] = {}
 
-    def load_submission(_request: dict[str, Any]) -> dict[str, Any]:
+    def load_submission(request: dict[str, Any]) -> dict[str, Any]:
         if failure is not None or make_handlers is None:
             return failure or {}
+        random.seed(int(request["seed"]))  # the seed comes with the load: see Launch
         root = os.path.dirname(source_dir)
         sys.meta_path.insert(0, _OnlyAllowed(settings.get("packages", []), root))
         audit("kit.arm")  # the audit hook refuses from now on, for good

@@ -33,7 +33,7 @@ import subprocess
 import tempfile
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import Enum
 from typing import Any
 
@@ -140,6 +140,9 @@ class PlayerProcess:
         self._token = ""  # the id of the request in flight
         self.dead: Reply | None = None  # set once the process can answer no more
         self.refused: list[str] = []  # introspection the runner refused (its audit hook)
+        self.on_started: Callable[[], None] | None = None  # called once start has its reply
+        self._frozen = False  # the kernel said its group is frozen, and it was not thawed since
+        self._kept: _Usage | None = None  # its usage read while frozen: the next call's start
 
     def __enter__(self) -> PlayerProcess:
         return self
@@ -150,7 +153,38 @@ class PlayerProcess:
     # ---- starting ----------------------------------------------------------------------------
 
     def start(self) -> Reply:
-        """Start the process and import the submission; the reply says whether that worked."""
+        """Start the process (unless :meth:`start_ahead` did) and import the submission, its
+        ``random`` seeded with ``launch.seed``; the reply says whether that worked."""
+        if self._workdir is None:
+            self._launch(pin=True)
+        if self.dead is not None:
+            return self.dead
+        if self._cgroup is not None:
+            try:
+                self._cgroup.pin()
+            except OSError as err:
+                self._kill()
+                return self._refused(f"cannot pin its cgroup ({err.strerror or err})")
+        doing = f"importing {self.launch.main_file}"
+        message = {"op": "load", "seed": self.launch.seed}
+        reply = self.request(message, self.limits.import_seconds, doing)
+        if self.on_started is not None:
+            self.on_started()
+        return reply
+
+    def start_ahead(self) -> None:
+        """Start the process now, ready for :meth:`start` later: the interpreter, the fence and
+        the runner come up meanwhile, and nothing of the submission runs until :meth:`start`
+        (which may first give it another seed, see :meth:`reseed`). Its cgroup is pinned to a
+        core only then. A failure is kept for :meth:`start` to report."""
+        if self._workdir is None:
+            self._launch(pin=False)
+
+    def reseed(self, seed: int) -> None:
+        """The seed :meth:`start` gives the submission's ``random``; before :meth:`start`."""
+        self.launch = replace(self.launch, seed=seed)
+
+    def _launch(self, pin: bool) -> None:
         self._workdir = tempfile.mkdtemp(prefix="teeko-player-")
         layers = self.protections
         uid = next_uid(layers)
@@ -159,19 +193,19 @@ class PlayerProcess:
         if layers.cgroups is not None:
             try:
                 self._cgroup = Cgroup(
-                    layers.cgroups, self.limits.memory_mb << 20, self.limits.processes
+                    layers.cgroups, self.limits.memory_mb << 20, self.limits.processes, pin
                 )
             except OSError as err:
-                return self._refused(f"cannot make its cgroup ({err.strerror or err})")
+                self._refused(f"cannot make its cgroup ({err.strerror or err})")
+                return
         workdir = self._workdir
         started = (
             self._start_portable(workdir) if layers.portable else self._start_posix(uid, workdir)
         )
         if started is not None:
-            return self._refused(f"cannot start it ({started.strerror or started})")
+            self._refused(f"cannot start it ({started.strerror or started})")
+            return
         self._group = self._own_group(self._process)
-        doing = f"importing {self.launch.main_file}"
-        return self.request({"op": "load"}, self.limits.import_seconds, doing)
 
     def _start_posix(self, uid: int | None, workdir: str) -> OSError | None:
         """The runner gets a pipe pair of its own (``pass_fds``); its stdout and stderr are
@@ -268,7 +302,7 @@ class PlayerProcess:
     def _request(self, message: dict[str, Any], seconds: float, doing: str) -> Reply:
         if self.dead is not None:
             return self.dead
-        usage = _Usage(self._cpu(), self._waits())
+        usage = self._kept or _Usage(self._cpu(), self._waits())
         self._resume()
         if self._pump(0) and self._frames.buffer:
             return self._violation("a message before the request was sent", self._clock(), doing)
@@ -320,10 +354,14 @@ class PlayerProcess:
 
     def _own(self, usage: _Usage, wall: float) -> tuple[float | None, float | None]:
         """(CPU seconds, own seconds) since ``usage``, each None where not measured: its own
-        time is the wall time less its waits for a CPU, and never less than its CPU time."""
+        time is the wall time less its waits for a CPU, and never less than its CPU time.
+        Read while the group is frozen, the figures are kept as the next call's start: they
+        cannot change before it thaws."""
         cpu_now = self._cpu()
         cpu = cpu_now - usage.cpu if cpu_now is not None and usage.cpu is not None else None
         waits = self._waits()
+        if self._frozen and cpu_now is not None and waits is not None:
+            self._kept = _Usage(cpu_now, waits)
         if cpu is None or waits is None or usage.waits is None:
             return cpu, None
         return cpu, max(cpu, wall - _waited(usage.waits, waits))
@@ -339,13 +377,14 @@ class PlayerProcess:
         return tree_cpu_seconds(self._group) if self._group is not None else None
 
     def _resume(self) -> None:
+        self._frozen, self._kept = False, None
         if self._cgroup is not None:
             self._cgroup.thaw()
 
     def _pause(self) -> None:
         """Freeze the submission between calls: nothing of it runs while no clock runs."""
         if self._cgroup is not None:
-            self._cgroup.freeze()
+            self._frozen = self._cgroup.freeze()
 
     def _pump(self, timeout: float) -> bool:
         """Read whatever is ready; False once the reply channel has closed."""

@@ -46,7 +46,9 @@ def missing_packages(packages: tuple[str, ...]) -> tuple[str, ...]:
 @dataclass(frozen=True)
 class Launch:
     """What to start: a submission (a folder holding exactly its files), the game's driver,
-    the file to import, the seed of its ``random`` module, its limits and the layers."""
+    the file to import, the seed of its ``random`` module (sent with the request to import
+    it, so that a process can be started before its seed is known), its limits and the
+    layers."""
 
     source_dir: Path
     driver: Path
@@ -75,7 +77,6 @@ class Launch:
             str(request_fd),
             str(reply_fd),
             source,
-            str(self.seed),
             json.dumps(self.settings(uid)),
         ]
 
@@ -86,7 +87,6 @@ class Launch:
             *runner_command(self.protections, self.source_dir.resolve(), self.driver, 0),
             "--portable",
             str(self.source_dir.resolve()),
-            str(self.seed),
             json.dumps(self.settings(None)),
         ]
 

@@ -293,6 +293,9 @@ def play(pos: Position, move: Move) -> Position:
 def has_goal(pos: Position, piece: str) -> bool:
     own = pos.pieces(piece)
     occupied = pos.occupied
+    index = pos.variant.by_squares
+    if index is not None and own.bit_count() <= MARKERS:  # only a goal's own four squares
+        return any(not occupied & e for e in index.get(own, ()))
     return any(own & s == s and not occupied & e for s, e in pos.variant.masks)
 
 

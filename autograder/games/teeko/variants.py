@@ -48,9 +48,17 @@ class Variant:
     description: str = ""
     # (squares, empty) pairs: the hot loop of goal detection reads plain ints, not dataclasses.
     masks: tuple[tuple[int, int], ...] = field(init=False, repr=False, compare=False)
+    # squares -> the empty masks of the goals on exactly those squares, when every goal is four
+    # squares (then a side's four markers hold a goal only by being its squares); else None
+    by_squares: dict[int, tuple[int, ...]] | None = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "masks", tuple((g.squares, g.empty) for g in self.goals))
+        index: dict[int, tuple[int, ...]] = {}
+        for squares, empty in self.masks:
+            index[squares] = (*index.get(squares, ()), empty)
+        four = all(squares.bit_count() == 4 for squares, _ in self.masks)
+        object.__setattr__(self, "by_squares", index if four else None)
 
     def __repr__(self) -> str:
         return f"find_variant({self.name!r})"
