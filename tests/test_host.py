@@ -400,7 +400,8 @@ def test_a_submission_cannot_reach_the_shared_driver_it_was_loaded_with(tmp_path
     (tmp_path / "game.py").write_text(_player("state[0][0] = '?'\nreturn [(2, 2)]", prelude))
     with PlayerProcess(launch(tmp_path, FAST, layers)) as proc:
         loaded = proc.start()
-        reply = _constructed(proc).request({"op": "move"}, 2, "make_move")
+        assert proc.request({"op": "new", "cls": "TeekoPlayer", "side": "b"}, 2, "init").ok
+        reply = proc.request({"op": "move"}, 2, "make_move")
     copy = "/sandbox/library/grid_driver.py" if layers is None else library
     imports = [f"{name}: ModuleNotFoundError" for name in ("grid_driver", grid_driver.__name__)]
     assert loaded.printed.strip() == f"tried: {imports} lent: [] copies: {[copy]}"
