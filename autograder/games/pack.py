@@ -32,10 +32,20 @@ __all__ = [
     "MoveError",
     "UnknownAssignmentError",
     "DRAW",
+    "Outcome",
     "shown",
 ]
 
 DRAW = "draw"  # what ``GamePack.result`` says of a game over without a winner (a full board)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a game ended: the side that won (None for a draw) and why, in the game's words
+    ("more discs: 20 to 16")."""
+
+    winner: str | None
+    reason: str
 
 
 def shown(value: Any) -> str:
@@ -175,6 +185,11 @@ class GamePack:
     checks: Callable[[Any, int], Sequence[Check]] = lambda variant, seed: ()  # V, seed
     # a submission's .py files (name -> source) -> what is missing, in one sentence, or None
     missing: Callable[[Mapping[str, bytes]], str | None] = lambda sources: None
+    # the move of a side that must pass (``legal_moves`` is then ``[pass_move]``); None: no
+    # game of this pack has passes
+    pass_move: Any = None
+    # P -> who won and why, once the game is over (None while it goes on); None: ``result``
+    outcome: Callable[[Any], Outcome | None] | None = None
     # -- other courses' interfaces to the same game: name -> interface (see :class:`Interface`)
     interfaces: Mapping[str, Interface] = field(default_factory=dict)
 
