@@ -178,6 +178,10 @@ def test_a_side_without_a_square_passes_and_the_other_moves_again() -> None:
     assert (passed.black, passed.white, passed.turn) == (pos.black, pos.white, WHITE)
     assert legal_moves(passed) != [PASS]
     assert read_student_move("pass", pos) == PASS
+    assert read_student_move(None, pos) == PASS  # the driver's forced pass, as it crosses
+    assert format_problem(None, pos) is None
+    with pytest.raises(MalformedMoveError, match="got None"):
+        read_student_move(None, passed)
     with pytest.raises(IllegalMoveError, match="passed, but it has a square"):
         read_student_move("pass", passed)
 

@@ -5,7 +5,8 @@ before ``game.py`` is imported; standard library only, like the runner. It const
 player for a colour (and sets its board to a probe's position), tells it the last two moves
 (``place_piece`` for its own, ``opponent_move`` for the opponent's; a pass, ``"pass"``, is
 told to neither) and asks it for a move (``make_move(self.board)``). A player with no square
-to play is never asked: the driver answers its forced pass itself (the referee checks it).
+to play is never asked: the driver answers its forced pass itself, as None (the referee
+checks it; a string would not cross the wire as one).
 Everything it reports is checked again by the grader.
 """
 
@@ -141,7 +142,7 @@ def make_handlers(
 
     def move(_request: dict[str, Any]) -> dict[str, Any]:
         if not _can_play(expected[0], sides[0]):  # a forced pass: the student is not asked
-            return {"ok": True, "move": encode(PASS), "state_changed": False}
+            return {"ok": True, "move": encode(None), "state_changed": False}
         player = players[0]
         state = player.board
         before = _plain(state, size[0], size[0])
