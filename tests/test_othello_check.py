@@ -4,33 +4,20 @@ homework earns, and a forced pass is played for the student without a drift note
 
 from __future__ import annotations
 
-import json
-from pathlib import Path
-
 import pytest
 
 from tests.conftest import ROOT
+from tests.homework import check, scores
 
 SOLUTION = ROOT / "solution" / "othello" / "game.py"
 STARTER = ROOT / "starter" / "othello" / "game.py"
 KEY = ROOT / "answer_key" / "othello" / "game.py"
 
 
-def _check(run_cli, path: Path, tmp_path: Path, *extra: str) -> tuple[dict, str]:  # type: ignore[no-untyped-def]
-    out = tmp_path / "results.json"
-    done = run_cli("check", str(path), "--json", str(out), *extra)
-    assert done.returncode == 0, done.stderr
-    return json.loads(out.read_text()), " ".join(done.stdout.split())
-
-
-def _scores(results: dict) -> dict[str, float]:
-    return {test["tags"][0]: test["score"] for test in results["tests"]}
-
-
 @pytest.mark.slow
 @pytest.mark.parametrize("path", [SOLUTION, KEY], ids=["solution", "answer key"])
 def test_the_solution_and_the_answer_key_score_100(path, run_cli, tmp_path):
-    results, stdout = _check(run_cli, path, tmp_path)
+    results, stdout = check(run_cli, path, tmp_path)
     assert results["score"] == 100, stdout
     assert "assignment othello inferred from class OthelloPlayer" in stdout
     assert "won 3 of 3" in stdout
@@ -39,8 +26,8 @@ def test_the_solution_and_the_answer_key_score_100(path, run_cli, tmp_path):
 @pytest.mark.slow
 def test_the_starter_breaks_the_rules_and_wins_nothing(run_cli, tmp_path):
     """As shipped it plays a random square: in the exact format and fast, but illegal."""
-    results, stdout = _check(run_cli, STARTER, tmp_path)
-    assert _scores(results) == {
+    results, stdout = check(run_cli, STARTER, tmp_path)
+    assert scores(results) == {
         "rules": 0,
         "state": 10,
         "format": 10,
@@ -56,6 +43,6 @@ def test_the_starter_breaks_the_rules_and_wins_nothing(run_cli, tmp_path):
 def test_a_forced_pass_is_played_for_the_student_and_its_board_does_not_drift(run_cli, tmp_path):
     """On 4×4 with seed 1 the key must pass in game 2: the driver answers the pass, the key's
     own board follows the opponent's next moves, and no drift note is written."""
-    results, stdout = _check(run_cli, KEY, tmp_path, "--assignment", "othello-4x4", "--seed", "1")
+    results, stdout = check(run_cli, KEY, tmp_path, "--assignment", "othello-4x4", "--seed", "1")
     assert results["score"] == 100, stdout
     assert "drift" not in stdout and "raised" not in stdout

@@ -34,6 +34,7 @@ from autograder.games.othello.rules import (
 )
 from autograder.games.othello.variants import find_variant
 from autograder.games.pack import DRAW
+from tests.homework import code, in_order
 
 ROOT = Path(__file__).resolve().parent.parent
 STARTER = ROOT / "starter" / "othello" / "game.py"
@@ -195,37 +196,16 @@ def test_python_game_py_runs_and_ends_at_eof() -> None:
 # ---- the answer key ----------------------------------------------------------------------------
 
 
-def _code(path: Path) -> ast.Module:
-    """The module as Python reads it, without its docstrings."""
-    tree = ast.parse(path.read_text())
-    for node in ast.walk(tree):
-        body = getattr(node, "body", None)
-        if (
-            isinstance(body, list)
-            and body
-            and isinstance(body[0], ast.Expr)
-            and isinstance(body[0].value, ast.Constant)
-            and isinstance(body[0].value.value, str)
-        ):
-            body.pop(0)
-    return tree
-
-
-def _in_order(part: list[str], whole: list[str]) -> bool:
-    rest = iter(whole)
-    return all(item in rest for item in part)
-
-
 def test_the_key_is_the_starter_with_the_todos_done() -> None:
     """Outside the TODO methods the key is the starter, statement for statement (it may add
     constants and methods); no TODO is left."""
     assert "NotImplementedError" not in KEY.read_text() and "# TODO" not in KEY.read_text()
-    starter, key = _code(STARTER), _code(KEY)
+    starter, key = code(STARTER), code(KEY)
 
     def top(tree: ast.Module) -> list[str]:
         return [ast.unparse(n) for n in tree.body if not isinstance(n, ast.ClassDef)]
 
-    assert _in_order(top(starter), top(key)), "a top-level statement of the starter changed"
+    assert in_order(top(starter), top(key)), "a top-level statement of the starter changed"
     starter_cls, key_cls = (
         next(n for n in tree.body if isinstance(n, ast.ClassDef)) for tree in (starter, key)
     )

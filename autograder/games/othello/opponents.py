@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 
+from autograder.games import minimax
 from autograder.games.othello.rules import (
     PASS,
     Move,
@@ -19,11 +20,9 @@ from autograder.games.othello.rules import (
     play,
     result,
 )
-from autograder.games.pack import DRAW, Opponent
+from autograder.games.pack import Opponent
 
 __all__ = ["random_opponent", "greedy_opponent", "minimax_opponent", "OPPONENTS"]
-
-WIN = 1_000_000
 
 
 def random_opponent(pos: Position, rng: random.Random) -> Move:
@@ -63,24 +62,12 @@ def _evaluate(pos: Position) -> int:
     return 4 * score + mine.bit_count() - theirs.bit_count()
 
 
-def _negamax(pos: Position, depth: int) -> int:
-    over = result(pos)
-    if over is not None:
-        return 0 if over == DRAW else (WIN if over == pos.turn else -WIN)
-    if depth == 0:
-        return _evaluate(pos)
-    return max(-_negamax(play(pos, m), depth - 1) for m in legal_moves(pos))
-
-
 def minimax_opponent(depth: int = 2) -> Opponent:
     """A plain fixed-depth minimax player (no pruning, no tricks): the ladder's middle rung."""
-
-    def choose(pos: Position, rng: random.Random) -> Move:
-        scored = [(-_negamax(play(pos, m), depth - 1), m) for m in legal_moves(pos)]
-        best = max(score for score, _ in scored)
-        return rng.choice([m for score, m in scored if score == best])
-
-    return choose
+    rules = (result, legal_moves, play, _evaluate)
+    return minimax.minimax_opponent(
+        legal_moves, play, lambda pos, deep: minimax.negamax(pos, deep, rules), depth
+    )
 
 
 OPPONENTS: dict[str, tuple[str, Opponent]] = {
