@@ -13,7 +13,7 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
-from make_examples import ROOT, Student, _zip, write_class
+from make_examples import ROOT, Student, patched, uploads, write_class
 
 HERE = Path(__file__).resolve().parent / "connect4"
 OUT = HERE / "submissions"
@@ -31,21 +31,9 @@ Student,ID,SIS User ID,SIS Login ID,Section,Connect Four (2001)
 """
 
 
-def _file(path: Path) -> Callable[[], str]:
-    return lambda: path.read_text("utf-8")
-
-
 def _key(*changes: tuple[str, str]) -> Callable[[], str]:
     """The answer key with each (old, new) replacement made; each ``old`` must occur once."""
-
-    def source() -> str:
-        text = KEY.read_text("utf-8")
-        for old, new in changes:
-            assert text.count(old) == 1, f"the answer key should hold {old!r} exactly once"
-            text = text.replace(old, new)
-        return text
-
-    return source
+    return patched(KEY, *changes)
 
 
 _CHOICE = "        return best_column\n"
@@ -74,14 +62,14 @@ CLASS = (
         20001,
         700001,
         "connect4_ralvarez.zip",
-        {"game.py": _file(ROOT / "solution" / "connect4" / "game.py")},
+        {"game.py": patched(ROOT / "solution" / "connect4" / "game.py")},
     ),
     Student(
         "brownsam",
         20002,
         700002,
         "connect4_sbrown.zip",
-        {"game.py": _file(ROOT / "starter" / "connect4" / "game.py")},
+        {"game.py": patched(ROOT / "starter" / "connect4" / "game.py")},
     ),
     Student("chenwei", 20003, 700003, "game.py", {"game.py": _key()}),
     Student("duboislea", 20004, 700004, "connect4_ldubois.zip", {"game.py": IN_A_LIST}),
@@ -92,13 +80,7 @@ CLASS = (
 
 def build() -> dict[str, bytes]:
     """The example files by name: each student's upload (a zip, or game.py as it is)."""
-    files = {}
-    for student in CLASS:
-        if student.original.endswith(".zip"):
-            files[student.canvas_name] = _zip(student.files)
-        else:
-            files[student.canvas_name] = student.files["game.py"]().encode("utf-8")
-    return files
+    return uploads(CLASS)
 
 
 def main(argv: list[str] | None = None) -> int:

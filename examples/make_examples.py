@@ -369,6 +369,31 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
+def patched(path: Path, *changes: tuple[str, str]) -> Callable[[], str]:
+    """The text of ``path`` with each (old, new) replacement made; each ``old`` must occur
+    once. An example class's students are the kit's files with one thing broken each."""
+
+    def source() -> str:
+        text = path.read_text("utf-8")
+        for old, new in changes:
+            assert text.count(old) == 1, f"{path.name} should hold {old!r} exactly once"
+            text = text.replace(old, new)
+        return text
+
+    return source
+
+
+def uploads(students: tuple[Student, ...]) -> dict[str, bytes]:
+    """A class's files by Canvas name: each student's zip, or ``game.py`` uploaded as it is."""
+    files = {}
+    for student in students:
+        if student.original.endswith(".zip"):
+            files[student.canvas_name] = _zip(student.files)
+        else:
+            files[student.canvas_name] = student.files["game.py"]().encode("utf-8")
+    return files
+
+
 def _same(path: Path, data: bytes) -> bool:
     return path.is_file() and path.read_bytes() == data
 

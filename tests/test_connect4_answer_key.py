@@ -37,6 +37,7 @@ from autograder.games.connect4.rules import (
     winning_moves,
 )
 from autograder.games.connect4.variants import Variant, find_variant
+from tests.homework import code, in_order
 
 ROOT = Path(__file__).resolve().parent.parent
 KEY = ROOT / "answer_key" / "connect4" / "game.py"
@@ -127,39 +128,17 @@ def test_no_todo_is_left_and_only_the_standard_library_is_used() -> None:
     assert imported <= sys.stdlib_module_names
 
 
-def _code(path: Path) -> ast.Module:
-    """The module as Python reads it, without its docstrings (comments are gone already)."""
-    tree = ast.parse(path.read_text())
-    for node in ast.walk(tree):
-        body = getattr(node, "body", None)
-        if (
-            isinstance(body, list)
-            and body
-            and isinstance(body[0], ast.Expr)
-            and isinstance(body[0].value, ast.Constant)
-            and isinstance(body[0].value.value, str)
-        ):
-            body.pop(0)
-    return tree
-
-
-def _in_order(part: list[str], whole: list[str]) -> bool:
-    """Whether ``part`` is ``whole`` with some items left out."""
-    rest = iter(whole)
-    return all(item in rest for item in part)
-
-
 def test_the_key_differs_from_the_starter_only_where_the_todos_were():
     """Outside the TODO methods the key is the starter: the same course code (opponent_move,
     place_piece, print_board, the helpers, the terminal game), statement for statement. It
     may add constants and helper functions; game_value keeps the starter's rows and columns
     and adds the diagonals (TODO 2)."""
-    starter, key = _code(STARTER), _code(KEY)
+    starter, key = code(STARTER), code(KEY)
 
     def top(tree: ast.Module) -> list[str]:
         return [ast.unparse(n) for n in tree.body if not isinstance(n, ast.ClassDef)]
 
-    assert _in_order(top(starter), top(key)), "a top-level statement of the starter changed"
+    assert in_order(top(starter), top(key)), "a top-level statement of the starter changed"
 
     def cls(tree: ast.Module) -> ast.ClassDef:
         return next(n for n in tree.body if isinstance(n, ast.ClassDef))
@@ -172,7 +151,7 @@ def test_the_key_differs_from_the_starter_only_where_the_todos_were():
             assert ast.unparse(node) in [ast.unparse(n) for n in key_cls.body], ast.unparse(node)
         elif node.name == "game_value":
             kept = [ast.unparse(s) for s in node.body]
-            assert _in_order(kept, [ast.unparse(s) for s in key_methods[node.name].body])
+            assert in_order(kept, [ast.unparse(s) for s in key_methods[node.name].body])
         elif node.name not in TODO_METHODS:
             assert ast.unparse(node) == ast.unparse(key_methods[node.name]), node.name
 

@@ -3,28 +3,18 @@ get full marks, the starter what an unfinished homework earns, each broken rule 
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 
 import pytest
 
 from tests.conftest import ROOT
+from tests.homework import check as _check
+from tests.homework import scores as _scores
 
 SOLUTION = ROOT / "solution" / "connect4" / "game.py"
 STARTER = ROOT / "starter" / "connect4" / "game.py"
 KEY = ROOT / "answer_key" / "connect4" / "game.py"
-
-
-def _check(run_cli, path: Path, tmp_path: Path, *extra: str) -> tuple[dict, str]:  # type: ignore[no-untyped-def]
-    out = tmp_path / "results.json"
-    done = run_cli("check", str(path), "--json", str(out), *extra)
-    assert done.returncode == 0, done.stderr
-    return json.loads(out.read_text()), " ".join(done.stdout.split())
-
-
-def _scores(results: dict) -> dict[str, float]:
-    return {test["tags"][0]: test["score"] for test in results["tests"]}
 
 
 def _student(tmp_path: Path, source: str) -> Path:

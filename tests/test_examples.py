@@ -15,7 +15,13 @@ from tests.conftest import ROOT
 
 
 @pytest.mark.parametrize(
-    "script", ["make_examples.py", "make_connect4_examples.py", "make_board_abc_examples.py"]
+    "script",
+    [
+        "make_examples.py",
+        "make_connect4_examples.py",
+        "make_board_abc_examples.py",
+        "make_othello_examples.py",
+    ],
 )
 def test_the_example_files_are_current(script):
     """Each example class is what its script writes, byte for byte."""
@@ -92,6 +98,19 @@ def test_the_connect4_example_class_keeps_its_grades(run_cli, tmp_path):
             row["SIS Login ID"]: row["Connect Four (2001)"] for row in csv.DictReader(handle)
         }
     assert imported["wchen"] == "100" and imported["ldubois"] == "35"
+
+
+@pytest.mark.slow
+def test_the_othello_example_class_keeps_its_grades(run_cli, tmp_path):
+    """The Othello command of examples/othello/README.md: the grades on record, the roster
+    matched whole, and the student who reads her colour off the disc count shown the None
+    she returned for the other colour after a pass."""
+    out, done = _grade_example(run_cli, tmp_path, "othello", "othello", ())
+    assert "roster:" not in done.stderr
+    with (out / "canvas_import.csv").open() as handle:
+        imported = {row["SIS Login ID"]: row["Othello (3001)"] for row in csv.DictReader(handle)}
+    assert imported["mcastillo"] == "100" and imported["gellis"] == "35"
+    assert "got None (a NoneType)" in _feedback(out, "gellis")
 
 
 def _feedback(out, student):  # type: ignore[no-untyped-def]

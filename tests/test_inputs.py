@@ -174,7 +174,12 @@ def test_installing_an_allowed_package_grades_the_class_again():
 
 
 def test_the_starters_say_what_their_rubric_allows():
-    for folder, pack in (("teeko", "teeko"), ("teeko2", "teeko"), ("connect4", "connect4")):
+    for folder, pack in (
+        ("teeko", "teeko"),
+        ("teeko2", "teeko"),
+        ("connect4", "connect4"),
+        ("othello", "othello"),
+    ):
         path = ROOT / "starter" / folder / "game.py"
         words = " ".join((ast.get_docstring(ast.parse(path.read_text())) or "").split())
         allowed = load_rubric(None, PACKS[pack]).limits.packages

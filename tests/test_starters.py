@@ -43,6 +43,7 @@ from autograder.games.teeko.rules import (
     to_board,
 )
 from autograder.games.teeko.variants import Variant, find_variant
+from tests.homework import code
 
 ROOT = Path(__file__).resolve().parent.parent
 STARTERS = {
@@ -537,18 +538,7 @@ def test_python_game_py_runs_and_ends_at_eof(variant: str) -> None:
 def _code_without_docstrings(path: Path) -> str:
     """The module's code as Python reads it, docstrings and comments left out, the class name
     made the same for both variants."""
-    tree = ast.parse(path.read_text())
-    for node in ast.walk(tree):
-        body = getattr(node, "body", None)
-        if (
-            isinstance(body, list)
-            and body
-            and isinstance(body[0], ast.Expr)
-            and isinstance(body[0].value, ast.Constant)
-            and isinstance(body[0].value.value, str)
-        ):
-            body.pop(0)
-    return ast.unparse(tree).replace("Teeko2", "Teeko")
+    return ast.unparse(code(path)).replace("Teeko2", "Teeko")
 
 
 def test_the_two_starters_differ_only_in_their_words():

@@ -36,6 +36,7 @@ __all__ = [
     "MoveError",
     "UnknownAssignmentError",
     "DRAW",
+    "Outcome",
     "shown",
     "Outcome",
     "must_pass",

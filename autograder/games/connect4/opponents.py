@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import random
 
+from autograder.games import minimax
 from autograder.games.connect4.rules import (
     Position,
     legal_moves,
@@ -15,11 +16,9 @@ from autograder.games.connect4.rules import (
     result,
     winning_moves,
 )
-from autograder.games.pack import DRAW, Opponent
+from autograder.games.pack import Opponent
 
 __all__ = ["random_opponent", "greedy_opponent", "minimax_opponent", "OPPONENTS"]
-
-WIN = 1_000_000
 
 
 def random_opponent(pos: Position, rng: random.Random) -> int:
@@ -72,24 +71,12 @@ def _evaluate(pos: Position) -> int:
     return score
 
 
-def _negamax(pos: Position, depth: int) -> int:
-    over = result(pos)
-    if over is not None:
-        return 0 if over == DRAW else -WIN  # a finished game was won by the side that moved
-    if depth == 0:
-        return _evaluate(pos)
-    return max(-_negamax(play(pos, c), depth - 1) for c in legal_moves(pos))
-
-
 def minimax_opponent(depth: int = 2) -> Opponent[Position, int]:
     """A plain fixed-depth minimax player (no pruning, no tricks): the ladder's middle rung."""
-
-    def choose(pos: Position, rng: random.Random) -> int:
-        scored = [(-_negamax(play(pos, c), depth - 1), c) for c in legal_moves(pos)]
-        best = max(score for score, _ in scored)
-        return rng.choice([c for score, c in scored if score == best])
-
-    return choose
+    rules = (result, legal_moves, play, _evaluate)
+    return minimax.minimax_opponent(
+        legal_moves, play, lambda pos, deep: minimax.negamax(pos, deep, rules), depth
+    )
 
 
 OPPONENTS: dict[str, tuple[str, Opponent[Position, int]]] = {

@@ -19,9 +19,11 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from autograder.games import pack
+from autograder.games.grid import EMPTY, BoardError, read_grid
 from autograder.games.pack import shown
 
 __all__ = [
+    "EMPTY",
     "RED",
     "YELLOW",
     "PIECES",
@@ -54,7 +56,6 @@ __all__ = [
 
 RED, YELLOW = "r", "y"
 PIECES = (RED, YELLOW)  # red moves first
-EMPTY = " "
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,10 +134,6 @@ class MalformedMoveError(MoveError):
 
 class IllegalMoveError(MoveError):
     """A column number the rules forbid here: off the board, or full."""
-
-
-class BoardError(ValueError):
-    """A board that no game of this variant can show."""
 
 
 def opponent(piece: str) -> str:
@@ -302,20 +299,7 @@ def from_board(board: Any, variant: Variant, turn: str | None = None) -> Positio
 
     :raises BoardError: naming the row and column that is wrong, or why no game shows it.
     """
-    rows, columns = variant.rows, variant.columns
-    if not isinstance(board, list | tuple) or len(board) != rows:
-        raise BoardError(f"a board is {rows} rows of {columns} cells, got {shown(board)}")
-    red = yellow = 0
-    for row, cells in enumerate(board):
-        if not isinstance(cells, list | tuple) or len(cells) != columns:
-            raise BoardError(f"row {row} should hold {columns} cells, got {shown(cells)}")
-        for col, cell in enumerate(cells):
-            if cell == RED:
-                red |= variant.cell(row, col)
-            elif cell == YELLOW:
-                yellow |= variant.cell(row, col)
-            elif cell != EMPTY:
-                raise BoardError(f"row {row}, column {col} holds {cell!r}: use ' ', 'r' or 'y'")
+    red, yellow = read_grid(board, variant.rows, variant.columns, PIECES, variant.cell)
     return _position(red, yellow, turn, variant)
 
 

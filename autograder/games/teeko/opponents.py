@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 
+from autograder.games import minimax
 from autograder.games.pack import Opponent
 from autograder.games.teeko.rules import (
     Move,
@@ -70,13 +71,7 @@ def _negamax(pos: Position, depth: int) -> int:
 
 def minimax_opponent(depth: int = 2) -> Opponent[Position, Move]:
     """A plain fixed-depth minimax player (no pruning, no tricks): the ladder's middle rung."""
-
-    def choose(pos: Position, rng: random.Random) -> Move:
-        scored = [(-_negamax(play(pos, m), depth - 1), m) for m in legal_moves(pos)]
-        best = max(score for score, _ in scored)
-        return rng.choice([m for score, m in scored if score == best])
-
-    return choose
+    return minimax.minimax_opponent(legal_moves, play, _negamax, depth)
 
 
 def random_opponent(pos: Position, rng: random.Random) -> Move:
