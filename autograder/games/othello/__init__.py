@@ -15,11 +15,6 @@ __all__ = ["PACK"]
 _HERE = Path(__file__).resolve().parent
 
 
-def _student_move(move: rules.Move) -> list[int] | str:
-    """A move as plain data: ``[row, col]``, or ``"pass"``."""
-    return move if isinstance(move, str) else list(move)
-
-
 def _move_name(move: rules.Move) -> str:
     return "a pass" if move == rules.PASS else f"square ({move[0]}, {move[1]})"
 
@@ -41,7 +36,7 @@ PACK: GamePack[rules.Position, rules.Move, rules.Variant] = GamePack(
     files=("game.py",),
     read_move=lambda raw, pos: rules.read_student_move(raw, pos),
     format_problem=rules.format_problem,
-    student_move=_student_move,
+    student_move=lambda move: move,  # (row, col) or "pass": plain data already
     state=rules.to_board,
     driver=_HERE / "driver.py",
     probes=probe_positions,
