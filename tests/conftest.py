@@ -33,6 +33,35 @@ SOLUTIONS = {
 COURSE_TOML = ROOT / "autograder" / "games" / "teeko" / "rubric.toml"  # the course's rubric
 TEEKO = PACKS["teeko"]
 
+# Files whose tests grade submissions in child processes under time limits, time moves, send
+# signals, run the example classes or watch the machine's processes: their outcome depends on
+# CPU or wall time, so they carry the ``serial`` mark and the test command (README) runs them
+# in its second pass, one at a time, never beside another test. A test elsewhere that times
+# itself on the wall clock carries the mark by hand. The first pass runs the rest on two
+# workers (pytest-xdist).
+SERIAL_FILES = frozenset(
+    f"test_{name}.py"
+    for name in (
+        "answer_key", "attacks", "batch", "board_abc_check", "browser_feedback", "browser_play",
+        "cgroups", "check", "cluster", "connect4_check", "connect4_notebook", "connect4_sketch",
+        "examples", "extras", "fair_timing", "gradescope", "host", "inputs", "live", "portable",
+        "sandbox", "seccomp", "similarity", "tournament",
+    )
+)  # fmt: skip
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if item.path.name in SERIAL_FILES:
+            item.add_marker(pytest.mark.serial)
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """A ``serial`` test refuses to run on a worker of ``-n``: beside other tests its timing
+    would not be its own."""
+    if os.environ.get("PYTEST_XDIST_WORKER") and item.get_closest_marker("serial"):
+        pytest.fail("a serial test runs alone: select it with -m serial, without -n", False)
+
 
 def course_rubric() -> Rubric:
     """The course's published rubric, as the kit loads it by default."""

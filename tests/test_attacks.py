@@ -25,6 +25,7 @@ import threading
 import time
 import uuid
 import zipfile
+from concurrent import futures
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -44,6 +45,7 @@ from tests.corpus import (
     HONEST,
     LONG_CLASS_NAME,
     PATIENT_RUBRIC,
+    Attack,
     Context,
     missing_layers,
     quick_rubric,
@@ -59,6 +61,17 @@ needs_cgroups = pytest.mark.skipif(
 SOURCES = [name for name, attack in ATTACKS.items() if attack.scores is not None]
 ARCHIVES = [name for name, attack in ATTACKS.items() if attack.scores is None]
 CLASSMATE = "CLASSMATE_SECRET = 'the answer to problem 3 is B2'\n"
+# Entries whose check neither spends nor measures time or memory, nor kills what it can reach:
+# checked two at a time (as the kit's own ``--jobs 2`` grades), each beside the next one;
+# every other check runs alone, once those have finished.
+POOLED = [
+    name
+    for name in SOURCES
+    if ATTACKS[name].kind not in ("time", "space")
+    and ATTACKS[name].seconds == Attack.seconds
+    and not name.startswith("kills-")
+    and not missing_layers(ATTACKS[name], LAYERS)
+]
 
 
 def _param(name: str) -> Any:
@@ -141,6 +154,8 @@ class Arena:
         self.service = _Service(base / "service.sock")
         self.cache: dict[tuple[str, str], Run] = {}
         self.before: dict[tuple[str, str], dict[str, str]] = {}
+        self.pool = futures.ThreadPoolExecutor(2)
+        self.started: dict[str, futures.Future[None]] = {}
 
     def context(self, here: Path, out: Path, other: Path, marker: str) -> Context:
         return Context(
@@ -157,11 +172,30 @@ class Arena:
         )
 
     def check(self, name: str, sandbox: str = "") -> tuple[Run, Context]:
-        """``autograder check`` on the attack as a student's file in a class folder."""
+        """``autograder check`` on the attack as a student's file in a class folder (once: the
+        run is kept for the entry's other tests). A pooled entry starts with the next pooled
+        one beside it and raises its own failure, in each of its tests."""
         key = (name, sandbox)
         folder = self.base / f"{name}{'-' + sandbox if sandbox else ''}"
-        if key in self.cache:
-            return self.cache[key], self._context(folder)
+        if key not in self.cache:
+            if not sandbox and name in POOLED:
+                at = POOLED.index(name)
+                for ahead in POOLED[at : at + 2]:
+                    if ahead not in self.started:
+                        self.started[ahead] = self.pool.submit(self._check, ahead, "")
+                self.started[name].result()
+            else:
+                self.settle()
+                self._check(name, sandbox)
+        return self.cache[key], self._context(folder)
+
+    def settle(self) -> None:
+        """Wait for the pooled checks still running: what follows runs alone."""
+        futures.wait(self.started.values())
+
+    def _check(self, name: str, sandbox: str) -> None:
+        key = (name, sandbox)
+        folder = self.base / f"{name}{'-' + sandbox if sandbox else ''}"
         attack = ATTACKS[name]
         here, out = folder / "class", folder / "out"
         here.mkdir(parents=True)
@@ -185,9 +219,7 @@ class Arena:
             rubric = self.patient if attack.rubric == PATIENT_RUBRIC else self.rubric
             args += ["--rubric", str(rubric)]
         self.before[key] = {p: Path(p).read_text() for p in attack.unchanged}
-        run = _autograder(args, sandbox, tmpdir=self.tmpdir)
-        self.cache[key] = run
-        return run, ctx
+        self.cache[key] = _autograder(args, sandbox, tmpdir=self.tmpdir)
 
     def _context(self, folder: Path) -> Context:
         here = folder / "class"
@@ -232,6 +264,7 @@ def arena() -> Any:
     try:
         yield arena
     finally:
+        arena.pool.shutdown(cancel_futures=True)
         arena.service.close()
         shutil.rmtree(base, ignore_errors=True)
 
@@ -724,6 +757,7 @@ def test_a_cpu_thief_does_not_slow_the_student_graded_beside_it(arena: Arena) ->
     times as long; the margin is for the rest of a shared CI machine (on a loaded machine the
     two runs measured 0.57 s and 0.86 s). Its median move, steadier than the slowest, stays
     within 25% (on a quiet machine three runs measured 0.81 to 1.00 times the median alone)."""
+    arena.settle()
     ctx = arena.context(arena.base, arena.base, arena.base / "x.py", "teeko-attack-thief")
     thief = ctx.fill(ATTACKS["steals-cpu-with-busy-processes"].payload) + _STEADY
     for label, students in (

@@ -578,6 +578,7 @@ def test_connect_four_ai_picks_a_move_of_the_highest_minimax_value(sol: SimpleNa
         assert values[sol.minimax.find_best_move(board, 2)] == max(values.values())
 
 
+@pytest.mark.serial
 @pytest.mark.timeout(60)
 def test_connect_four_ai_answers_quickly_on_the_empty_board(sol: SimpleNamespace) -> None:
     timings = []

@@ -151,6 +151,7 @@ def test_grades_on_a_cluster_equal_a_local_runs(tmp_path, run_cli):
     assert "Score: 90/100" in feedback.read_text()
 
 
+@pytest.mark.slow
 def test_an_unreachable_cluster_is_one_sentence_saying_how_to_start_one(tmp_path, run_cli):
     students = _class(tmp_path / "class")
     done = run_cli(

@@ -268,6 +268,7 @@ def _match(module: ModuleType, variant: Variant, games: int, seed: str) -> dict[
     return tally
 
 
+@pytest.mark.slow
 def test_the_key_beats_a_random_player(module: ModuleType) -> None:
     """Nearly always: it won 100 games of 100 when the key was written (50 as red, 50 as
     yellow); 6 games here, to keep the test short."""

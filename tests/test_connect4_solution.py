@@ -282,6 +282,7 @@ def test_the_move_depends_only_on_the_board(
         assert len(chosen) == 1, f"{pos!r}: {chosen}"
 
 
+@pytest.mark.serial
 def test_make_move_keeps_to_the_time_budget(tmp_path: Path) -> None:
     module = _load(tmp_path, 0.25)
     times = []

@@ -159,6 +159,7 @@ def test_small_board_from_various_depths_agrees_with_naive_minimax(empty):
     _check_against_naive(solver, positions)
 
 
+@pytest.mark.slow
 def test_small_board_from_the_start_agrees_with_naive_minimax():
     solver = Solver("connect4-4x4")
     pos = start(find_variant("connect4-4x4"))

@@ -150,6 +150,7 @@ def test_a_table_of_the_first_format_is_refused_and_rebuilt(
     # `autograder oracle build` (no --force) says why and builds it again.
     tiny = replace(TABLES, load=lambda name: load(TINY), build=lambda name: build(TINY))
     monkeypatch.setattr(commands, "_games", lambda names: [(tiny, "tiny")])
+    monkeypatch.setenv("COLUMNS", "1000")  # the path on one line, however deep the temp folder
     assert commands._build(argparse.Namespace(variant=None, force=False)) == 0
     said = capsys.readouterr().err
     assert "tiny: " + str(caught.value) + "; building it again" in " ".join(said.split())

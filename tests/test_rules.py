@@ -772,6 +772,7 @@ def test_parse_square_rejects(text: str) -> None:
         parse_square(text)
 
 
+@pytest.mark.slow
 @given(st.text(max_size=4))
 def test_parse_square_raises_only_value_error(text: str) -> None:
     try:
@@ -804,6 +805,7 @@ def _random_positions(variant: Variant, rng: random.Random) -> Iterator[tuple[in
         plies += 1
 
 
+@pytest.mark.slow
 @settings(max_examples=40, deadline=None)
 @given(name=st.sampled_from(NAMES), seed=SEEDS)
 def test_random_games_follow_the_rules(name: str, seed: int) -> None:
@@ -845,6 +847,7 @@ def _garbage(rng: random.Random) -> list[tuple[int, int]]:
     return [cell() for _ in range(rng.choice((1, 1, 2, 2, 2, 3)))]
 
 
+@pytest.mark.slow
 @settings(max_examples=30, deadline=None)
 @given(name=st.sampled_from(NAMES), seed=SEEDS)
 def test_garbage_moves_are_legal_or_explained(name: str, seed: int) -> None:

@@ -217,6 +217,7 @@ def test_make_move_falls_back_to_a_legal_move_when_the_search_fails(
             _ask(solution, pos)
 
 
+@pytest.mark.serial
 def test_make_move_keeps_to_the_time_budget(solution: ModuleType) -> None:
     for phase in PHASES:
         for pos in _positions(_variant_of(solution), phase, 5, 5, lambda pos: True):
