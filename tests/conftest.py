@@ -42,10 +42,12 @@ TEEKO = PACKS["teeko"]
 SERIAL_FILES = frozenset(
     f"test_{name}.py"
     for name in (
-        "answer_key", "attacks", "batch", "board_abc_check", "browser_feedback", "browser_play",
-        "cgroups", "check", "cluster", "connect4_check", "connect4_notebook", "connect4_sketch",
-        "examples", "extras", "fair_timing", "gradescope", "host", "inputs", "live", "portable",
-        "sandbox", "seccomp", "similarity", "tournament",
+        "ahead", "answer_key", "attacks", "batch", "board_abc_check", "board_abc_files",
+        "browser_feedback", "browser_play", "cgroups", "check", "cluster", "connect4_answer_key",
+        "connect4_check", "connect4_notebook", "connect4_sketch", "connect4_solution",
+        "connect4_starter", "examples", "extras", "fair_timing", "gradescope", "host", "inputs",
+        "live", "othello_check", "othello_homework", "pack_conformance", "portable", "sandbox",
+        "seccomp", "similarity", "solutions", "starters", "tournament",
     )
 )  # fmt: skip
 

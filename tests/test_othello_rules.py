@@ -178,10 +178,9 @@ def test_a_side_without_a_square_passes_and_the_other_moves_again() -> None:
     assert (passed.black, passed.white, passed.turn) == (pos.black, pos.white, WHITE)
     assert legal_moves(passed) != [PASS]
     assert read_student_move("pass", pos) == PASS
-    assert read_student_move(None, pos) == PASS  # the driver's forced pass, as it crosses
-    assert format_problem(None, pos) is None
+    assert format_problem("pass", pos) is None
     with pytest.raises(MalformedMoveError, match="got None"):
-        read_student_move(None, passed)
+        read_student_move(None, pos)  # a forced pass is the referee's: None is no move
     with pytest.raises(IllegalMoveError, match="passed, but it has a square"):
         read_student_move("pass", passed)
 

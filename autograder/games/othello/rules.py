@@ -286,17 +286,14 @@ def read_student_move(raw: Any, pos: Position, caller: str = "make_move") -> Mov
     """``caller``'s return value as a move, checked against the rules.
 
     Lenient about the container (a list) and integer types (numpy integers): those cost
-    format points (see :func:`format_problem`), not legality. ``PASS`` is read as a pass, and
-    so is None where the side must pass: the driver answers a forced pass with None, as a
-    student's string does not cross the wire as a string.
+    format points (see :func:`format_problem`), not legality. ``PASS`` is read as a pass (the
+    referee plays a forced pass itself: a student is never asked for one).
 
     :raises MalformedMoveError: when the value is no pair of integers.
     :raises IllegalMoveError: when the square is off the board, taken or outflanks nothing, or
         the side passes while it has a square to play.
     """
     size = pos.variant.size
-    if raw is None and legal_moves(pos) == [PASS]:  # the driver's forced pass, on the wire
-        return PASS
     if isinstance(raw, str) and raw == PASS:
         if legal_moves(pos) != [PASS]:
             raise IllegalMoveError(f"{caller} passed, but it has a square to play")
@@ -329,7 +326,7 @@ def read_student_move(raw: Any, pos: Position, caller: str = "make_move") -> Mov
 def format_problem(raw: Any, pos: Position, caller: str = "make_move") -> str | None:
     """What keeps ``raw`` from the exact format, a tuple of two plain ints; None when it has
     it (a pass has it too)."""
-    if (isinstance(raw, str) and raw == PASS) or (raw is None and legal_moves(pos) == [PASS]):
+    if isinstance(raw, str) and raw == PASS:
         return None
     if type(raw) is not tuple or len(raw) != 2 or any(type(x) is not int for x in raw):
         return f"{caller} should return a tuple of two plain ints (row, col), got {shown(raw)}"
