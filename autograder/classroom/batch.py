@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import collections
 import csv
+import functools
 import hashlib
 import io
 import json
@@ -43,6 +44,7 @@ from autograder.grading.rubric import Rubric
 from autograder.grading.scoring import CRITERIA, OPTIONAL, Grade
 from autograder.play.host import PlayerProcess, Status
 from autograder.play.launch import Launch, missing_packages
+from autograder.play.referee import Spawner
 from autograder.play.sandbox import available
 from autograder.play.untrusted import admit, csv_cell, md_code
 
@@ -307,36 +309,154 @@ def _load() -> float | None:
         return None
 
 
+def _stage(
+    job: _Job, assignment: Assignment
+) -> tuple[tempfile.TemporaryDirectory[str], Submission]:
+    """The student's submission copied into a work folder of its own and checked for the
+    files the homework needs.
+
+    :raises GraderError: when it cannot be opened or misses a file (the folder is removed)."""
+    entry = job.entry
+    work = tempfile.TemporaryDirectory(prefix="teeko-batch-")
+    try:
+        submission = open_submission(
+            entry.path, Path(work.name), assignment.main_file, assignment.pack.files
+        )
+        submission = replace(
+            submission,
+            label=entry.source if entry.attached else admit(entry.path.name, "file"),
+            attached=entry.attached,
+            late=entry.late,
+        )
+        require_files(submission, assignment.pack)
+    except BaseException:
+        work.cleanup()
+        raise
+    return work, submission
+
+
+@dataclass
+class _Staged:
+    """A student staged ahead of its turn, with its first process coming up."""
+
+    work: tempfile.TemporaryDirectory[str]
+    submission: Submission
+    first: PlayerProcess
+
+    def close(self) -> None:
+        self.first.close()
+        self.work.cleanup()
+
+
+class _NextUp:
+    """The next students staged and their first processes started while others are graded,
+    so that a worker taking its next student finds its process up (``play/ahead.py`` does the
+    same within one submission). A student is staged only by a worker that has just taken its
+    own, at most one per worker waiting; those never taken are closed by :meth:`close`."""
+
+    def __init__(
+        self, order: Sequence[_Job], assignment: Assignment, rubric: Rubric, processes: _Processes,
+        room: int,
+    ) -> None:  # fmt: skip
+        self._lock = threading.Lock()
+        self._order = collections.deque(order)  # not yet taken nor staged, in the pool's order
+        self._taken: set[str] = set()
+        self._staged: dict[str, _Staged] = {}
+        self._assignment, self._rubric, self._processes = assignment, rubric, processes
+        self._room = room
+        self._closed = False
+
+    def take(self, job: _Job) -> _Staged | None:
+        """``job``'s staging, when it was staged ahead; it is no longer staged by anyone."""
+        with self._lock:
+            self._taken.add(job.entry.student)
+            return self._staged.pop(job.entry.student, None)
+
+    def stage_next(self) -> None:
+        """Stage the first student no worker has taken, if there is room."""
+        with self._lock:
+            while self._order and self._order[0].entry.student in self._taken:
+                self._order.popleft()
+            if self._closed or not self._order or len(self._staged) >= self._room:
+                return
+            job = self._order.popleft()
+        try:
+            work, submission = _stage(job, self._assignment)
+        except GraderError:
+            return  # its worker stages it again and says why
+        try:
+            spawn = self._processes.spawner(submission.source_dir, self._assignment, self._rubric)
+            first = spawn(0)
+            first.start_ahead()
+        except Exception:  # e.g. the batch stopping: its worker finds out for itself
+            work.cleanup()
+            return
+        staged = _Staged(work, submission, first)
+        with self._lock:
+            if not self._closed and job.entry.student not in self._taken:
+                self._staged[job.entry.student] = staged
+                return
+        staged.close()
+
+    def close(self) -> None:
+        with self._lock:
+            self._closed = True
+            left, self._staged = list(self._staged.values()), {}
+        for staged in left:
+            staged.close()
+
+
+def _handing_first(first: PlayerProcess, spawn: Spawner) -> Spawner:
+    """``spawn``, but its first call hands out ``first`` (started ahead)."""
+    handed = [first]
+
+    def make(child_seed: int) -> PlayerProcess:
+        if handed:
+            proc = handed.pop()
+            proc.reseed(child_seed)
+            return proc
+        return spawn(child_seed)
+
+    return make
+
+
 def _grade_one(
-    job: _Job, assignment: Assignment, rubric: Rubric, seed: int, out: Path, processes: _Processes
+    job: _Job,
+    assignment: Assignment,
+    rubric: Rubric,
+    seed: int,
+    out: Path,
+    processes: _Processes,
+    next_up: _NextUp | None = None,
 ) -> Record | _Later:
     if job.stop.is_set():
         raise _Stopped
     job.began = time.monotonic()
     entry = job.entry
-    work, kept = tempfile.TemporaryDirectory(prefix="teeko-batch-"), False
-    try:
+    staged = next_up.take(job) if next_up is not None else None
+    if staged is None:
         try:
-            submission = open_submission(
-                entry.path, Path(work.name), assignment.main_file, assignment.pack.files
-            )
-            submission = replace(
-                submission,
-                label=entry.source if entry.attached else admit(entry.path.name, "file"),
-                attached=entry.attached,
-                late=entry.late,
-            )
-            require_files(submission, assignment.pack)
+            work, submission = _stage(job, assignment)
         except GraderError as err:
             record = _error_record(entry, str(err), rubric.max_score, time.monotonic() - job.began)
             feedback, results = _error_feedback(record, assignment.pack.title, job.reproduce)
             return _save(job, record, feedback, results, out)
+        spawn = processes.spawner(submission.source_dir, assignment, rubric)
+    else:
+        work, submission = staged.work, staged.submission
+        spawn = _handing_first(
+            staged.first, processes.spawner(submission.source_dir, assignment, rubric)
+        )
+    kept = False
+    try:
+        if next_up is not None:
+            next_up.stage_next()
         graded = grade_submission(
             submission,
             assignment,
             rubric,
             student_seed(seed, entry.student),
-            spawn=processes.spawner(submission.source_dir, assignment, rubric),
+            spawn=spawn,
             deadline=job.began + rubric.submission_seconds,
             extras=rubric.extras if needs_extras(rubric.leaderboard) else None,
             again=False,
@@ -517,8 +637,12 @@ def grade_batch(
         if on_done is not None:
             on_done(record, done, len(pending))
 
+    order = [jobs_[e.student] for e in pending]
+    next_up = None if runner else _NextUp(order, assignment, rubric, processes, max(1, jobs))
     with ThreadPoolExecutor(max_workers=max(1, jobs), thread_name_prefix="grader") as pool:
-        run: Runner = runner or (lambda *job: pool.submit(_grade_one, *job))
+        run: Runner = runner or (
+            lambda *job: pool.submit(functools.partial(_grade_one, next_up=next_up), *job)
+        )
         futures: dict[Future[Record | _Later], Entry] = {
             run(jobs_[e.student], assignment, rubric, seed, out, processes): e for e in pending
         }
@@ -545,6 +669,9 @@ def grade_batch(
             for future in futures:
                 future.cancel()
             processes.stop_all()
+        finally:
+            if next_up is not None:
+                next_up.close()
     measured_again = 0
     try:
         for item in sorted(later, key=lambda item: item.job.entry.student):
