@@ -75,8 +75,12 @@ POOLED = [
 
 
 def _param(name: str) -> Any:
+    """An entry as a test parameter: skipped where a layer it needs is missing; in the serial
+    pass (tests/conftest.py) unless it is pooled, since it spends or measures time or memory."""
     missing = missing_layers(ATTACKS[name], LAYERS)
     marks = [pytest.mark.skip(reason="needs " + "; ".join(missing))] if missing else []
+    if name not in POOLED:
+        marks.append(pytest.mark.serial)
     return pytest.param(name, marks=marks, id=name)
 
 
@@ -415,6 +419,7 @@ UNFENCED = [
 
 
 @pytest.mark.slow
+@pytest.mark.serial  # unfenced, what an attack reaches is the machine's
 @pytest.mark.parametrize("name", UNFENCED)
 def test_without_the_fence_the_grader_still_works_and_warns(name: str, arena: Arena) -> None:
     """TEEKO_SANDBOX=off (a student's laptop, macOS): the same grades, the processes still
@@ -433,6 +438,7 @@ def test_without_the_fence_the_grader_still_works_and_warns(name: str, arena: Ar
 
 
 @pytest.mark.slow
+@pytest.mark.serial  # unfenced
 def test_without_the_fence_killing_the_parent_kills_only_the_reaper(arena: Arena) -> None:
     """Without a pid namespace the submission's parent is a reaper of its own, not the grader:
     killing it ends the submission's process (the kernel kills the runner with its parent), the
@@ -531,6 +537,7 @@ def _grade(inputs: Path, out: Path, rubric: Path, tmpdir: Path | None = None) ->
 
 
 @pytest.mark.slow
+@pytest.mark.serial  # the time and memory attacks among the class
 @pytest.mark.timeout(1200)  # as long as its batch may run (_grade); on a busy machine, minutes
 @needs_fence
 def test_the_whole_corpus_as_one_batch(arena: Arena) -> None:
@@ -749,6 +756,7 @@ def _median_move(out: Path, student: str) -> float:
 
 
 @pytest.mark.slow
+@pytest.mark.serial  # compares move times alone and beside the thief
 @needs_cgroups
 def test_a_cpu_thief_does_not_slow_the_student_graded_beside_it(arena: Arena) -> None:
     """``--jobs 2``: the neighbour's slowest move, graded beside a submission that leaves three

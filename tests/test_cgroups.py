@@ -179,6 +179,48 @@ def test_a_frozen_group_uses_no_cpu_and_runs_again_when_thawed():
     assert spinner.returncode == -9
 
 
+_FROZEN_GRADER = """
+import ctypes, subprocess, sys, time
+from autograder.play.cgroups import Cgroup, join_command, probe
+support = probe()
+group = Cgroup(support, 256 << 20, 8)
+# the submission's runner: killed when its parent (this grader) dies, as the kit's runner is
+dies_with_parent = (
+    "import ctypes, signal, sys, time; "
+    "ctypes.CDLL(None).prctl(1, signal.SIGKILL); print('up', flush=True); time.sleep(600)"
+)
+child = subprocess.Popen(
+    [*join_command(group), sys.executable, "-c", dies_with_parent], stdout=subprocess.PIPE
+)
+child.stdout.readline()
+assert group.freeze()
+print(child.pid, flush=True)
+time.sleep(600)
+"""
+
+
+@needs_cgroups
+@pytest.mark.timeout(120)
+def test_a_submission_frozen_when_its_grader_is_killed_does_not_outlive_it():
+    """kill -9 of the grader while a submission's group is frozen (between two calls): the
+    submission's process dies as it would thawed. (In cgroup v1 a frozen task cannot die
+    until its group thaws: the run's thaw guard does that.)"""
+    grader = subprocess.Popen(
+        [sys.executable, "-c", _FROZEN_GRADER],
+        stdout=subprocess.PIPE,
+        text=True,
+        cwd=Path(__file__).resolve().parent.parent,
+    )
+    assert grader.stdout is not None
+    pid = int(grader.stdout.readline())
+    grader.kill()
+    grader.wait(10)
+    deadline = time.monotonic() + 20
+    while Path(f"/proc/{pid}").exists() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not Path(f"/proc/{pid}").exists(), "the frozen submission outlived its grader"
+
+
 def test_join_names_every_hierarchy_before_the_command(tmp_path):
     support = Support(1, (("memory", tmp_path / "m"), ("pids", tmp_path / "p")))
     group = Cgroup.__new__(Cgroup)

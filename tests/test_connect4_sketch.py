@@ -5,6 +5,7 @@ and as a zip."""
 
 from __future__ import annotations
 
+import argparse
 import json
 import shutil
 import subprocess
@@ -14,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from autograder import cli
 from autograder.classroom.intake import holds_files, open_submission
 from autograder.errors import GraderError
 from autograder.games import find_assignment
@@ -274,13 +276,34 @@ def _zipped(folder: Path, target: Path) -> Path:
 
 @pytest.mark.slow
 @pytest.mark.timeout(600)
-@pytest.mark.parametrize("form", ["folder", "zip"])
-def test_the_chapters_final_sketch_gets_full_marks(form, run_cli, tmp_path):
-    path = SEED if form == "folder" else _zipped(SEED, tmp_path / "connectFour_AI.zip")
-    results, stdout = _check(run_cli, path, tmp_path)
+def test_the_chapters_final_sketch_gets_full_marks(run_cli, tmp_path):
+    results, stdout = _check(run_cli, SEED, tmp_path)
     assert results["score"] == 100, stdout
     assert "assignment connect4-sketch inferred from gameBoard.py" in stdout
     assert "win in 1: 3 of 3; block: 3 of 3" in stdout
+
+
+def _staged(path: Path, work: Path) -> tuple[str, tuple[str, ...], dict[str, bytes]]:
+    """What ``check`` grades for ``path``: its assignment, its notes and the staged files."""
+    submission, assignment, notes = cli._open(
+        argparse.Namespace(assignment=None, submission=str(path)), str(work)
+    )
+    root = submission.source_dir
+    files = {str(p.relative_to(root)): p.read_bytes() for p in root.rglob("*") if p.is_file()}
+    return assignment.name, notes, files
+
+
+def test_the_chapters_sketch_zipped_is_graded_as_its_folder(tmp_path):
+    """Zipped as Processing users zip a sketch, the chapter's sketch is the same submission to
+    ``check``: the same assignment inferred, the same notes, the same files staged (the folder
+    itself is graded whole above)."""
+    (tmp_path / "folder").mkdir()
+    (tmp_path / "zip").mkdir()
+    folder = _staged(SEED, tmp_path / "folder")
+    zipped = _staged(_zipped(SEED, tmp_path / "connectFour_AI.zip"), tmp_path / "zip")
+    assert zipped == folder
+    assert folder[0] == "connect4-sketch"
+    assert "gameBoard.py" in folder[2]
 
 
 SOLUTION = ROOT / "solution" / "connect4-sketch"

@@ -137,6 +137,7 @@ def test_the_ladder_runs_without_the_oracle_and_says_how_to_get_it(
 
 
 @pytest.mark.slow
+@pytest.mark.timeout(600)
 @pytest.mark.skipif(
     not cache_path("teeko2").exists(),
     reason="no teeko2 oracle table: run `autograder oracle build --variant teeko2`",

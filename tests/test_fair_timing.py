@@ -393,6 +393,21 @@ def test_the_submission_cap_is_stretched_once_by_the_load_when_reached_on_a_busy
     )
 
 
+def test_the_checks_count_their_own_timeouts_but_their_cap_stretches_as_the_games():
+    """The checks' budget, made later in the session, stretches the same 300 s cap to the same
+    900 s: the span is measured from the start of the grading, not from the checks'."""
+    now = [100.0]
+    games = Budget(2, deadline=400.0, load=lambda: BUSY, clock=lambda: now[0])
+    games.confirm()
+    now[0] = 250.0
+    checks = games.apart()
+    assert checks.used == 0
+    now[0] = 999.0
+    assert not games.exhausted and not checks.exhausted
+    now[0] = 1000.0
+    assert games.exhausted and checks.exhausted
+
+
 @pytest.mark.parametrize("load", [QUIET, None], ids=["quiet machine", "load unknown"])
 def test_the_submission_cap_holds_on_a_quiet_machine(load):
     now = [100.0]

@@ -35,6 +35,13 @@ class Budget:
         self.stretched: str | None = None  # the load it was stretched for ("load 6.00 on 2 cores")
         self._looked = False  # the load is looked at once, when the deadline is first reached
 
+    def apart(self) -> Budget:
+        """A budget of its own timeouts on the same cap, stretched from the same start: the
+        checks of a session count their timeouts apart from the games' (``run_session``)."""
+        other = Budget(self.allowed, self.deadline, self._load, self._clock)
+        other._began = self._began
+        return other
+
     @property
     def exhausted(self) -> bool:
         if self.used >= self.allowed:

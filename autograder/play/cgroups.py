@@ -20,6 +20,7 @@ import itertools
 import os
 import re
 import signal
+import subprocess
 import threading
 import time
 from dataclasses import dataclass
@@ -39,6 +40,12 @@ _core_users: collections.Counter[int] = collections.Counter()
 # processes are inside from their first instruction, without a preexec_fn in a threaded grader.
 _JOIN = 'while [ "$1" != -- ]; do echo $$ > "$1" || exit 97; shift; done; shift; exec "$@"'
 JOIN_FAILED = 97  # the exit status when a group could not be joined
+# v1 only: a frozen task cannot die, not even of SIGKILL, until its group thaws. This guard
+# waits on a pipe only the grader holds; when the grader ends, however it ends (kill -9
+# included), it thaws every group left in the run's freezer folder, and the kill each frozen
+# process was sent as its grader died (its parent-death signal) takes effect.
+_THAW_GUARD = 'read _; for state in "$1"/*/freezer.state; do echo THAWED > "$state"; done'
+_guards: list[subprocess.Popen[bytes]] = []  # kept for the grader's life: their pipes stay open
 
 
 @dataclass(frozen=True)
@@ -173,6 +180,8 @@ def _make_run_folder(version: int, parents: dict[str, Path]) -> Support | None:
         cores = tuple(sorted(os.sched_getaffinity(0))) if pinned else ()
         support = Support(version, folders, cores)
         Cgroup(support, 64 << 20, 8).remove()  # a whole group made, limited and removed
+        if version == 1:
+            _guard(dict(folders)["freezer"])
     except OSError:
         for folder in reversed(made):
             with contextlib.suppress(OSError):
@@ -180,6 +189,22 @@ def _make_run_folder(version: int, parents: dict[str, Path]) -> Support | None:
         return None
     atexit.register(_remove_run_folders, tuple(made))
     return support
+
+
+def _guard(freezer_folder: Path) -> None:
+    """Start the thaw guard of this run's v1 freezer folder (see ``_THAW_GUARD``), in a session
+    of its own so that a Ctrl-C meant for the grader leaves it to do its work.
+
+    :raises OSError: when it cannot be started."""
+    _guards.append(
+        subprocess.Popen(
+            ["/bin/sh", "-c", _THAW_GUARD, "teeko-thaw-guard", str(freezer_folder)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+        )
+    )
 
 
 def _remove_run_folders(folders: tuple[Path, ...]) -> None:

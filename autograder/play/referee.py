@@ -545,7 +545,7 @@ def run_session(
     asked, _, _ = referee.ask([probe.position for probe in found], "tactic")
     tactics = tuple(zip(found, asked, strict=False))
     # The checks ask other parts of the homework: timeouts in moves do not use up theirs.
-    checker = replace(referee, budget=Budget(plan.timeouts_before_giving_up, deadline))
+    checker = replace(referee, budget=referee.budget.apart())
     checks = tuple(checker.check(assignment.pack.checks(assignment.variant, seed)))
     games = tuple(referee.game(number) for number in range(1, plan.games + 1))
     return replace(
