@@ -11,12 +11,12 @@ import pytest
 
 from autograder.classroom.batch import grade_batch
 from autograder.classroom.records import Entry
-from autograder.classroom.submission import planned_processes
 from autograder.games import find_assignment
 from autograder.grading.rubric import load_rubric
 from autograder.play.ahead import Ahead
 from autograder.play.busy import alone
 from autograder.play.host import PlayerProcess
+from autograder.play.referee import planned_processes
 from autograder.play.sandbox import available
 from tests.conftest import fast_solution, launch
 
@@ -142,7 +142,7 @@ def test_a_batch_leaves_no_process_and_no_cgroup_behind(tmp_path, monkeypatch):
     before = set(_cgroups_left())
     result = grade_batch(entries, assignment, rubric, tmp_path / "out", seed=0, jobs=2)
     assert [r.score for r in result.records] == [100, 100, 100]
-    assert len(started) == 3 * planned_processes(rubric)
+    assert len(started) == 3 * planned_processes(rubric.plan, bool(rubric.checks))
     assert _gone(lambda: not _carrying(str(scratch))), "a process outlived its batch"
     assert _gone(lambda: set(_cgroups_left()) <= before), "a cgroup outlived its batch"
 

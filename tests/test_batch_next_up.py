@@ -79,17 +79,20 @@ def test_the_next_student_is_staged_with_its_process_up_and_handed_to_its_worker
 
 def test_only_one_student_per_worker_waits_and_the_rest_are_closed_at_the_end(tmp_path):
     processes = _Processes()
-    jobs = _jobs(tmp_path, "ada", "ben", "cy", "dee")
+    jobs = _jobs(tmp_path, "ada", "ben", "cy", "dee", "eve")
     next_up = batch._NextUp(jobs, ASSIGNMENT, RUBRIC, processes, 2)
     next_up.take(jobs[0])
     for _ in range(4):
         next_up.stage_next()
-    assert len(processes.started) == 2  # ben and cy; dee waits for room
+    assert len(processes.started) == 2  # cy and dee (ada and ben are taken at once); eve waits
     folders = [p.folder for p in processes.started]
     assert all(folder.exists() for folder in folders)
+    assert next_up.take(jobs[1]) is None  # ben: its worker stages it
+    cy = next_up.take(jobs[2])
+    assert cy is not None and cy.first is processes.started[0]
     next_up.close()
-    assert all(p.closed for p in processes.started)
-    assert not any(folder.exists() for folder in folders)
+    assert [p.closed for p in processes.started] == [False, True]  # dee's, never taken
+    assert folders[0].exists() and not folders[1].exists()
     next_up.stage_next()
     assert len(processes.started) == 2  # closed: nothing more is staged
 

@@ -21,7 +21,9 @@ def test_ci_runs_the_readmes_test_command() -> None:
 
 def test_the_command_runs_the_serial_tests_alone_after_the_others() -> None:
     command = _readme_test_command()
-    assert command.endswith('python -m pytest -n 2 --dist worksteal -m "not serial" && python -m pytest -m serial')
+    assert command.endswith(
+        'python -m pytest -n 2 --dist worksteal -m "not serial" && python -m pytest -m serial'
+    )
 
 
 def test_every_serial_file_exists() -> None:

@@ -352,14 +352,16 @@ class _NextUp:
     """The next students staged and their first processes started while others are graded,
     so that a worker taking its next student finds its process up (``play/ahead.py`` does the
     same within one submission). A student is staged only by a worker that has just taken its
-    own, at most one per worker waiting; those never taken are closed by :meth:`close`."""
+    own, at most one per worker waiting, in the order the workers take them (the first ones,
+    taken at once, are not staged); those never taken are closed by :meth:`close`."""
 
     def __init__(
         self, order: Sequence[_Job], assignment: Assignment, rubric: Rubric, processes: _Processes,
         room: int,
     ) -> None:  # fmt: skip
         self._lock = threading.Lock()
-        self._order = collections.deque(order)  # not yet taken nor staged, in the pool's order
+        # the pool's order; the first ``room`` are taken at once by the workers, never staged
+        self._order = collections.deque(order[room:])  # not yet taken nor staged
         self._taken: set[str] = set()
         self._staged: dict[str, _Staged] = {}
         self._assignment, self._rubric, self._processes = assignment, rubric, processes

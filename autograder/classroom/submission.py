@@ -16,12 +16,11 @@ from autograder.play.again import measure_again, slow_calls
 from autograder.play.ahead import Ahead
 from autograder.play.busy import busy_note
 from autograder.play.records import Session
-from autograder.play.referee import Spawner, default_spawner, run_session
+from autograder.play.referee import Spawner, default_spawner, planned_processes, run_session
 
 __all__ = [
     "Graded",
     "grade_submission",
-    "planned_processes",
     "wants_again",
     "graded_again",
     "load_warning",
@@ -51,7 +50,7 @@ def grade_submission(
     ``again``, calls whose time would cost a tier are measured again at once (a batch turns it
     off and calls :func:`graded_again` after its workers are done)."""
     make = spawn or default_spawner(submission.source_dir, assignment, rubric.limits)
-    with Ahead(make, planned_processes(rubric)) as ahead:
+    with Ahead(make, planned_processes(rubric.plan, bool(rubric.checks))) as ahead:
         session = run_session(
             submission.source_dir,
             assignment,
@@ -69,14 +68,6 @@ def grade_submission(
     if extras is not None and extras.any and session.load_error is None:
         beyond = run_extras(make, assignment, rubric, seed, session.probes, extras)
     return Graded(grade, beyond)
-
-
-def planned_processes(rubric: Rubric) -> int:
-    """The processes a session starts when none of them dies: one for the probes, one for the
-    tactical probes, one for the pack's checks, one per game (``run_session``)."""
-    plan = rubric.plan
-    probes = sum(count for _, count in plan.probes) > 0
-    return int(probes) + int(plan.tactics > 0) + int(bool(rubric.checks)) + plan.games
 
 
 def wants_again(graded: Graded, rubric: Rubric) -> bool:

@@ -44,7 +44,7 @@ from autograder.play.sandbox import Protections, available
 from autograder.play.source import script_warning
 from autograder.play.untrusted import admit
 
-__all__ = ["Referee", "Told", "Spawner", "run_session", "default_spawner"]
+__all__ = ["Referee", "Told", "Spawner", "run_session", "planned_processes", "default_spawner"]
 
 _NOTES_KEPT = 4  # notes kept from one sync reply (the runner writes at most three)
 
@@ -492,6 +492,14 @@ def _source_warnings(source_dir: Path, main: str) -> tuple[str, ...]:
     except OSError:
         return ()
     return () if warning is None else (warning,)
+
+
+def planned_processes(plan: Plan, checks: bool) -> int:
+    """The processes :func:`run_session` starts when none of them dies, for starting them ahead
+    (``play/ahead.py``): one for the probes, one for the tactical probes, one for the pack's
+    checks (``checks``: the pack has some), one per game."""
+    probes = sum(count for _, count in plan.probes) > 0
+    return int(probes) + int(plan.tactics > 0) + int(checks) + plan.games
 
 
 def run_session(
