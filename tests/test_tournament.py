@@ -10,8 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from autograder.classroom.tournament import round_robin, swiss_round
+from autograder.classroom.tournament import kit_players, round_robin, swiss_round
 from autograder.errors import GraderError
+from autograder.games import find_assignment
 from autograder.grading.rubric import load_rubric
 from autograder.grading.tournament import leaderboard_csv, leaderboard_html, rate
 from tests.conftest import COURSE_TOML, ROOT, TEEKO
@@ -169,17 +170,31 @@ def test_the_example_class_tournament_puts_the_solution_first_and_the_starter_la
 ):
     out = tmp_path / "out"
     done = run_cli(
-        "tournament", str(EXAMPLES), "-a", "teeko2", "--out", str(out), "--with", "solution",
+        "tournament", str(EXAMPLES), "-a", "teeko2", "--out", str(out), "--with", "answer-key",
         "--rubric", str(quick_rubric(tmp_path)), "--jobs", "2", timeout=1100,
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     rows = _table(out)
-    assert len(rows) == 9  # the eight students and the kit's solution
-    assert rows[0]["player"] in ("kit-solution", "bbadger")  # bbadger handed in the solution
+    assert len(rows) == 9  # the eight students and the kit's answer key
+    assert rows[0]["player"] == "bbadger"  # bbadger handed in the solution
     assert rows[-1]["player"] == "lnguyen"  # the starter
     assert "72 games played in" in done.stderr
     board = json.loads((out / "leaderboard.json").read_text())
-    assert {p["player"] for p in board["players"]} >= {"kit-solution", "ytanaka", "10006"}
+    assert {p["player"] for p in board["players"]} >= {"kit-answer-key", "ytanaka", "10006"}
+
+
+def test_the_kits_solution_and_answer_key_play_the_files_the_kit_ships(tmp_path):
+    """``--with solution,answer-key``: each plays the kit's own file for the assignment (the
+    example class's tournament above plays the answer key; its bbadger is the solution)."""
+    assignment = find_assignment("teeko2")
+    players = kit_players(["solution", "answer-key"], assignment, tmp_path)
+    assert [p.id for p in players] == ["kit-solution", "kit-answer-key"]
+    shipped = {
+        "kit-solution": (ROOT / "solution" / "teeko2" / "game.py").read_bytes(),
+        "kit-answer-key": (ROOT / "answer_key" / "teeko2" / "game.py").read_bytes(),
+    }
+    for player in players:
+        assert dict(player.files)["game.py"] == shipped[player.id]
 
 
 @pytest.mark.slow
