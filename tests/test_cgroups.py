@@ -203,8 +203,9 @@ time.sleep(600)
 @pytest.mark.timeout(120)
 def test_a_submission_frozen_when_its_grader_is_killed_does_not_outlive_it():
     """kill -9 of the grader while a submission's group is frozen (between two calls): the
-    submission's process dies as it would thawed. (In cgroup v1 a frozen task cannot die
-    until its group thaws: the run's thaw guard does that.)"""
+    submission's process dies as it would thawed, and the run's cgroup folders go with it.
+    (In cgroup v1 a frozen task cannot die until its group thaws: the run's thaw guard does
+    that, then removes the folders.)"""
     grader = subprocess.Popen(
         [sys.executable, "-c", _FROZEN_GRADER],
         stdout=subprocess.PIPE,
@@ -219,6 +220,11 @@ def test_a_submission_frozen_when_its_grader_is_killed_does_not_outlive_it():
     while Path(f"/proc/{pid}").exists() and time.monotonic() < deadline:
         time.sleep(0.05)
     assert not Path(f"/proc/{pid}").exists(), "the frozen submission outlived its grader"
+    assert REAL is not None
+    left = [folder.parent / f"teeko-{grader.pid}" for _, folder in REAL.folders]
+    while any(folder.exists() for folder in left) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not any(folder.exists() for folder in left), "its run's cgroup folders were left"
 
 
 def test_join_names_every_hierarchy_before_the_command(tmp_path):

@@ -42,9 +42,17 @@ _JOIN = 'while [ "$1" != -- ]; do echo $$ > "$1" || exit 97; shift; done; shift;
 JOIN_FAILED = 97  # the exit status when a group could not be joined
 # v1 only: a frozen task cannot die, not even of SIGKILL, until its group thaws. This guard
 # waits on a pipe only the grader holds; when the grader ends, however it ends (kill -9
-# included), it thaws every group left in the run's freezer folder, and the kill each frozen
-# process was sent as its grader died (its parent-death signal) takes effect.
-_THAW_GUARD = 'read _; for state in "$1"/*/freezer.state; do echo THAWED > "$state"; done'
+# included), it thaws every group left in the run's freezer folder ($1), and the kill each
+# frozen process was sent as its grader died (its parent-death signal) takes effect; then it
+# removes the run's folders ($@) as their groups empty, for 5 s at most (a grader that ends
+# normally has removed them already).
+_THAW_GUARD = (
+    'read _; for state in "$1"/*/freezer.state; do echo THAWED > "$state"; done; '
+    "for _ in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do left=; "
+    'for run in "$@"; do [ -d "$run" ] || continue; '
+    'for group in "$run"/*/; do [ -d "$group" ] && rmdir "$group" 2> /dev/null; done; '
+    'rmdir "$run" 2> /dev/null || left=1; done; [ -z "$left" ] && exit 0; sleep 0.25; done'
+)
 _guards: list[subprocess.Popen[bytes]] = []  # kept for the grader's life: their pipes stay open
 
 
@@ -181,7 +189,7 @@ def _make_run_folder(version: int, parents: dict[str, Path]) -> Support | None:
         support = Support(version, folders, cores)
         Cgroup(support, 64 << 20, 8).remove()  # a whole group made, limited and removed
         if version == 1:
-            _guard(dict(folders)["freezer"])
+            _guard(dict(folders)["freezer"], made)
     except OSError:
         for folder in reversed(made):
             with contextlib.suppress(OSError):
@@ -191,14 +199,16 @@ def _make_run_folder(version: int, parents: dict[str, Path]) -> Support | None:
     return support
 
 
-def _guard(freezer_folder: Path) -> None:
-    """Start the thaw guard of this run's v1 freezer folder (see ``_THAW_GUARD``), in a session
-    of its own so that a Ctrl-C meant for the grader leaves it to do its work.
+def _guard(freezer_folder: Path, run_folders: list[Path]) -> None:
+    """Start the thaw guard of this run's v1 freezer folder and run folders (see
+    ``_THAW_GUARD``), in a session of its own so that a Ctrl-C meant for the grader leaves it
+    to do its work.
 
     :raises OSError: when it cannot be started."""
     _guards.append(
         subprocess.Popen(
-            ["/bin/sh", "-c", _THAW_GUARD, "teeko-thaw-guard", str(freezer_folder)],
+            ["/bin/sh", "-c", _THAW_GUARD, "teeko-thaw-guard", str(freezer_folder)]
+            + [str(folder) for folder in run_folders],
             stdin=subprocess.PIPE,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
