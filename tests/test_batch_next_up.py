@@ -70,11 +70,25 @@ def test_the_next_student_is_staged_with_its_process_up_and_handed_to_its_worker
     staged = processes.started[0]
     assert handed.first is staged
     assert (staged.folder / "game.py").read_text().startswith("class Teeko2Player")
-    spawn = batch._handing_first(staged, processes.spawner(staged.folder, None, None))
+    spawn = handed.spawner(processes.spawner(staged.folder, None, None))
     assert spawn(7) is staged and staged.seed == 7  # its worker gets it, with the real seed
     assert spawn(8) is not staged
     next_up.close()
-    assert not staged.closed  # taken: its worker closes it, not the batch
+    handed.close_first()
+    assert not staged.closed  # handed out: its grading closes it, not the batch nor the worker
+
+
+def test_a_process_started_ahead_that_no_grading_took_is_closed_by_its_worker(tmp_path):
+    processes = _Processes()
+    first, second = _jobs(tmp_path, "ada", "ben")
+    next_up = batch._NextUp([first, second], ASSIGNMENT, RUBRIC, processes, 1)
+    next_up.take(first)
+    next_up.stage_next()
+    handed = next_up.take(second)
+    assert handed is not None
+    handed.close_first()  # a session that planned no process
+    assert [p.closed for p in processes.started] == [True]
+    assert handed.first is None
 
 
 def test_only_one_student_per_worker_waits_and_the_rest_are_closed_at_the_end(tmp_path):

@@ -341,10 +341,28 @@ class _Staged:
 
     work: tempfile.TemporaryDirectory[str]
     submission: Submission
-    first: PlayerProcess
+    first: PlayerProcess | None  # None once handed to the student's grading
+
+    def spawner(self, spawn: Spawner) -> Spawner:
+        """``spawn``, but its first call hands out the process started ahead."""
+
+        def make(child_seed: int) -> PlayerProcess:
+            if self.first is None:
+                return spawn(child_seed)
+            proc, self.first = self.first, None
+            proc.reseed(child_seed)
+            return proc
+
+        return make
+
+    def close_first(self) -> None:
+        """Close the process started ahead unless it was handed out (its grading closes it)."""
+        if self.first is not None:
+            self.first.close()
+            self.first = None
 
     def close(self) -> None:
-        self.first.close()
+        self.close_first()
         self.work.cleanup()
 
 
@@ -408,20 +426,6 @@ class _NextUp:
             staged.close()
 
 
-def _handing_first(first: PlayerProcess, spawn: Spawner) -> Spawner:
-    """``spawn``, but its first call hands out ``first`` (started ahead)."""
-    handed = [first]
-
-    def make(child_seed: int) -> PlayerProcess:
-        if handed:
-            proc = handed.pop()
-            proc.reseed(child_seed)
-            return proc
-        return spawn(child_seed)
-
-    return make
-
-
 def _grade_one(
     job: _Job,
     assignment: Assignment,
@@ -446,9 +450,7 @@ def _grade_one(
         spawn = processes.spawner(submission.source_dir, assignment, rubric)
     else:
         work, submission = staged.work, staged.submission
-        spawn = _handing_first(
-            staged.first, processes.spawner(submission.source_dir, assignment, rubric)
-        )
+        spawn = staged.spawner(processes.spawner(submission.source_dir, assignment, rubric))
     kept = False
     try:
         if next_up is not None:
@@ -470,6 +472,8 @@ def _grade_one(
             return _Later(job, submission, graded, work, _load())
         return _graded(job, graded, out, _load(), submission.notes)
     finally:
+        if staged is not None:  # a session that started no process never took it
+            staged.close_first()
         if not kept:
             work.cleanup()
 

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from autograder.classroom.batch import (
+    Runner,
     _again,
     _grade_one,
     _Job,
@@ -168,9 +169,7 @@ def _write_back(result: tuple[Record, dict[str, bytes]], out: Path, job: _Job) -
     return record
 
 
-def remote_grader(
-    cluster: Cluster,
-) -> Callable[[_Job, Assignment, Rubric, int, Path, _Processes], Future[Record | _Later]]:
+def remote_grader(cluster: Cluster) -> Runner:
     """The batch's way to grade one student, on ``cluster``."""
 
     def run(
