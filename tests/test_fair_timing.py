@@ -340,6 +340,12 @@ def test_check_warns_once_when_the_load_was_above_the_cores(own, loads, warning)
     assert said == warning if warning is None else said is not None and said.startswith(warning)
 
 
+def test_check_says_nothing_of_the_clock_when_no_move_was_timed():
+    """A submission that never got to move (its import hung) was timed on no clock: the
+    warning would blame missing cgroups that are there."""
+    assert load_warning([BUSY, BUSY], _session()) is None
+
+
 def test_a_call_asked_again_alone_waits_for_the_calls_in_flight_and_holds_new_ones_back():
     """The batch's workers are threads: while one asks a call again alone, none of the others'
     calls runs beside it."""

@@ -102,7 +102,7 @@ def load_warning(loads: list[tuple[float, int] | None], session: Session) -> str
     load does not change, or on wall time, which it does. None on a quiet machine."""
     known = [load for load in loads if load is not None]
     note = busy_note(max(known)) if known else None
-    if note is None:
+    if note is None or not session.calls:  # no move was timed: nothing for the load to change
         return None
     if any(call.own_seconds is not None for call in session.calls):
         return (
