@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from autograder.games import grid_driver
+from autograder.play.child import CHANNEL_FDS
 from autograder.play.host import PlayerProcess, Status, _Usage
 from autograder.play.launch import LIBRARY, Limits
 from autograder.play.sandbox import INSTALL_BWRAP, Protections, available
@@ -243,15 +244,14 @@ def test_a_package_the_rubric_does_not_allow_cannot_be_imported_fenced(tmp_path)
     assert (reply.data.get("kind"), reply.data.get("error")) == ("package", "rich")
 
 
-_WRITES_AFTER_ITS_REPLY = """
+_WRITES_AFTER_ITS_REPLY = f"""
 import os, threading, time
-_argv = open("/proc/self/cmdline", "rb").read().split(b"\\0")
-_reply_fd = int(_argv[_argv.index(next(a for a in _argv if a.endswith(b"child.py"))) + 2])
+_reply_fd = {CHANNEL_FDS[1]}  # the runner's replies: always this descriptor
 
 
 def _later():
     time.sleep(0.2)  # the runner has sent make_move's reply by then
-    os.write(_reply_fd, b"\\0\\0\\0\\x02{}")
+    os.write(_reply_fd, b"\\0\\0\\0\\x02{{}}")
     open(MARKER, "w").close()
 """
 

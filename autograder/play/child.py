@@ -519,7 +519,9 @@ def _watch_grader(fd_in: int) -> None:
     """End this process when the grader dies, even by kill -9: no child outlives a batch.
 
     PR_SET_PDEATHSIG covers the parent; this watchdog thread covers the grader, which may be
-    further up (under bubblewrap): the request pipe hangs up when the grader is gone.
+    further up (under bubblewrap): the request pipe hangs up when the grader is gone. A pipe
+    the submission closed itself ends the runner too, with the status a failed reply ends it
+    with (``_reply``), so the report does not depend on which of the two noticed first.
     """
 
     import select
@@ -530,7 +532,7 @@ def _watch_grader(fd_in: int) -> None:
         while True:
             for _, event in poller.poll():
                 if event & (select.POLLHUP | select.POLLERR | select.POLLNVAL):
-                    os._exit(70)
+                    os._exit(1)
 
     threading.Thread(target=watch, daemon=True, name="grader-watchdog").start()
 
@@ -704,6 +706,8 @@ def main(argv: list[str]) -> None:
     if portable:
         argv = [argv[0], *map(str, _portable_channel()), *argv[2:]]
     fd_in, fd_out = int(argv[1]), int(argv[2])
+    if not portable:
+        fd_in, fd_out = _renumber(fd_in, fd_out)
     source_dir, settings = argv[3], json.loads(argv[4])
     try:
         source_dir = _settle(source_dir, settings)
@@ -752,6 +756,24 @@ def main(argv: list[str]) -> None:
         reply_to(fd_out, reply, request.get("id"))
         if request.get("op") == "load" and not reply.get("ok"):
             return
+
+
+CHANNEL_FDS = (3, 4)  # the requests, the replies
+
+
+def _renumber(fd_in: int, fd_out: int) -> tuple[int, int]:
+    """The channel moved to :data:`CHANNEL_FDS`, whatever numbers the grader's pipes had: what
+    a submission reaches by guessing descriptors must not depend on how many the grader held
+    open (a busy batch holds more)."""
+    import fcntl
+
+    spare = [fcntl.fcntl(fd, fcntl.F_DUPFD, 10) for fd in (fd_in, fd_out)]
+    os.close(fd_in)
+    os.close(fd_out)
+    for fd, number in zip(spare, CHANNEL_FDS, strict=True):
+        os.dup2(fd, number)
+        os.close(fd)
+    return CHANNEL_FDS
 
 
 def _reply(fd_out: int, reply: dict[str, Any], number: object) -> None:
