@@ -74,10 +74,11 @@ def cluster(folder: Path) -> Iterator[tuple[str, list[subprocess.Popen[bytes]]]]
             address = client.scheduler.address
         yield address, workers
     finally:
+        # The workers first, each while the scheduler is still up: a worker told to stop while
+        # its scheduler closes can hang in its own shutdown (30 s until the kill below).
         for proc in reversed(started):
             with contextlib.suppress(ProcessLookupError):
                 os.killpg(proc.pid, signal.SIGTERM)
-        for proc in started:
             try:
                 proc.wait(timeout=30)
             except subprocess.TimeoutExpired:
@@ -152,6 +153,7 @@ def test_grades_on_a_cluster_equal_a_local_runs(tmp_path, run_cli):
 
 
 @pytest.mark.slow
+@pytest.mark.long(10)  # the client's 10 s of trying to connect
 def test_an_unreachable_cluster_is_one_sentence_saying_how_to_start_one(tmp_path, run_cli):
     students = _class(tmp_path / "class")
     done = run_cli(
