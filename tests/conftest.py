@@ -39,7 +39,7 @@ TEEKO = PACKS["teeko"]
 # second pass, one at a time, never beside another test. A test elsewhere that times itself,
 # or an attack that spends time, memory or kills what it can reach, carries the mark by hand.
 # Every other test, the ones that grade submissions under time limits among them, runs in the
-# first pass on two workers (pytest-xdist): the grader judges calls on their own time, not the
+# first pass on three workers (pytest-xdist): the grader judges calls on their own time, not the
 # machine's (docs/grading.md), so a neighbour's load changes no grade, and those tests must
 # hold on a busy machine anyway.
 SERIAL_FILES = frozenset(
@@ -47,10 +47,43 @@ SERIAL_FILES = frozenset(
 )
 
 
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    for item in items:
-        if item.path.name in SERIAL_FILES:
-            item.add_marker(pytest.mark.serial)
+def pytest_itemcollected(item: pytest.Item) -> None:
+    if item.path.name in SERIAL_FILES:
+        item.add_marker(pytest.mark.serial)
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """After ``-m`` has deselected: the blocks are counted on what runs."""
+    workers = getattr(config, "workerinput", {}).get("workercount")
+    if workers:
+        items[:] = long_first(items, int(workers))
+
+
+def _seconds(item: pytest.Item) -> float:
+    mark = item.get_closest_marker("long")
+    return float(mark.args[0]) if mark else 0.0
+
+
+def long_first(items: list[pytest.Item], workers: int) -> list[pytest.Item]:
+    """The collection reordered for ``--dist worksteal``, which hands each worker one
+    contiguous block of it and lets an idle worker take from the end of another's: each block
+    opens with its share of the ``long`` tests, the longest first and each given to the block
+    with the fewest seconds so far, so that no worker starts a long test last. The other tests
+    keep their order (and their modules' fixtures)."""
+    long = sorted((i for i in items if _seconds(i)), key=_seconds, reverse=True)
+    rest = [i for i in items if not _seconds(i)]
+    shares: list[list[pytest.Item]] = [[] for _ in range(workers)]
+    for item in long:
+        min(shares, key=lambda share: sum(map(_seconds, share))).append(item)
+    ordered, left = [], len(items)
+    for worker, share in enumerate(shares):
+        size = left // (workers - worker)  # the block worksteal sends this worker at first
+        left -= size
+        take = max(0, size - len(share))
+        ordered += share + rest[:take]
+        del rest[:take]
+    return ordered + rest
 
 
 def pytest_runtest_setup(item: pytest.Item) -> None:

@@ -537,8 +537,8 @@ def _grade(inputs: Path, out: Path, rubric: Path, tmpdir: Path | None = None) ->
 
 
 @pytest.mark.slow
-@pytest.mark.serial  # the time and memory attacks among the class
 @pytest.mark.timeout(1200)  # as long as its batch may run (_grade); on a busy machine, minutes
+@pytest.mark.long(35)
 @needs_fence
 def test_the_whole_corpus_as_one_batch(arena: Arena) -> None:
     """Every attack gets its row and its reason; the good submissions get exactly the grades

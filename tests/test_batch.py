@@ -136,6 +136,7 @@ def _no_child_left(marker: str, seconds: float = 10.0) -> bool:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("how", [signal.SIGKILL, signal.SIGINT], ids=["kill -9", "ctrl-c"])
+@pytest.mark.long(28)
 def test_an_interrupted_batch_resumes_and_grades_each_student_once(tmp_path, how):
     folder = tmp_path / "class"
     folder.mkdir()

@@ -192,6 +192,7 @@ def test_the_starter_gets_the_partial_marks_the_rubric_implies(variant, run_cli,
 
 @pytest.mark.slow
 @pytest.mark.parametrize("variant", ["teeko", "teeko2"])
+@pytest.mark.long(20)
 def test_the_reference_solution_scores_100(variant, run_cli, tmp_path):
     results, stdout = _check(run_cli, SOLUTIONS[variant], tmp_path)
     assert results["score"] == 100, stdout

@@ -26,6 +26,7 @@ def _student(tmp_path: Path, source: str) -> Path:
 
 @pytest.mark.slow
 @pytest.mark.parametrize("path", [SOLUTION, KEY], ids=["solution", "answer key"])
+@pytest.mark.long(10)
 def test_the_solution_and_the_answer_key_score_100(path, run_cli, tmp_path):
     results, stdout = _check(run_cli, path, tmp_path)
     assert results["score"] == 100, stdout

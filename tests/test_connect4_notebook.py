@@ -242,6 +242,7 @@ def test_is_terminal_counts_as_the_students_if_reads_it(terminal):
 
 @pytest.mark.slow
 @pytest.mark.timeout(400)  # two gradings of a full notebook
+@pytest.mark.long(15)
 def test_the_seeds_notebook_scores_full_marks_and_its_export_the_same(run_cli, tmp_path):
     results, stdout = _check(run_cli, SEED, tmp_path, "--assignment", BOARD)
     assert results["score"] == 100, stdout
@@ -345,6 +346,7 @@ def test_another_homework_is_told_which_assignment_it_looks_like(run_cli, tmp_pa
 
 @pytest.mark.slow
 @pytest.mark.timeout(400)  # two gradings of a full notebook
+@pytest.mark.long(12)
 def test_canvas_notebooks_and_a_zipped_one_are_graded(run_cli, tmp_path):
     download = tmp_path / "download"
     download.mkdir()
@@ -383,6 +385,7 @@ def test_the_notebooks_and_the_example_class_are_current():
 
 @pytest.mark.slow
 @pytest.mark.timeout(400)  # six notebooks, graded whole
+@pytest.mark.long(25)
 def test_the_example_class_keeps_its_grades(run_cli, tmp_path):
     """The docs' command on examples/connect4-notebook: the points per criterion on record in
     tests/data/connect4_notebook_example_grades.csv, the roster matched whole."""

@@ -319,6 +319,7 @@ def test_the_strong_solution_makes_a_double_threat_headless(tmp_path):
 
 @pytest.mark.slow
 @pytest.mark.timeout(600)
+@pytest.mark.long(21)
 def test_the_strong_solution_gets_full_marks(run_cli, tmp_path):
     results, stdout = _check(run_cli, SOLUTION, tmp_path)
     assert results["score"] == 100, stdout
@@ -448,6 +449,7 @@ def test_the_example_files_are_current():
 
 @pytest.mark.slow
 @pytest.mark.timeout(1200)
+@pytest.mark.long(70)
 def test_the_example_class_keeps_its_grades(run_cli, tmp_path):
     """The README's command on examples/connect4-sketch: the grades on record."""
     from tests.test_examples import _grade_example

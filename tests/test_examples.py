@@ -45,6 +45,7 @@ def test_the_example_files_are_current(script):
         pytest.param("portable", id="portable", marks=pytest.mark.serial),
     ],
 )
+@pytest.mark.long(21)
 def test_the_example_class_keeps_its_grades(run_cli, tmp_path, sandbox):
     """The README's command on the bundled class: every student's points per criterion are the
     ones in tests/data/example_grades.csv. A change to the kit that moves one is a change of
@@ -97,6 +98,7 @@ def _grade_example(run_cli, tmp_path, folder, data, more):  # type: ignore[no-un
 
 @pytest.mark.slow
 @pytest.mark.timeout(900)  # a whole class, beside another test on a busy machine
+@pytest.mark.long(15)
 def test_the_connect4_example_class_keeps_its_grades(run_cli, tmp_path):
     """The README's Connect Four command: the grades on record, and the roster matched whole."""
     out, done = _grade_example(run_cli, tmp_path, "connect4", "connect4", ("tactics",))
@@ -111,6 +113,7 @@ def test_the_connect4_example_class_keeps_its_grades(run_cli, tmp_path):
 
 @pytest.mark.slow
 @pytest.mark.timeout(900)  # a whole class, beside another test on a busy machine
+@pytest.mark.long(11)
 def test_the_othello_example_class_keeps_its_grades(run_cli, tmp_path):
     """The Othello command of examples/othello/README.md: the grades on record, the roster
     matched whole, and the student who reads her colour off the disc count shown the None
@@ -148,6 +151,7 @@ def _tactics_summary_is_the_feedbacks(out):  # type: ignore[no-untyped-def]
 
 @pytest.mark.slow
 @pytest.mark.timeout(900)  # a whole class, beside another test on a busy machine
+@pytest.mark.long(100)
 def test_the_board_abc_example_class_keeps_its_grades_and_names_each_mistake(run_cli, tmp_path):
     """The README's Board ABC command: four Canvas attachments are one attempt; the grades on
     record; and each broken piece is named in its student's feedback, with a board."""

@@ -107,6 +107,7 @@ def test_found_puzzles_are_of_the_kinds_asked():
 
 
 @pytest.mark.slow
+@pytest.mark.long(14)
 def test_the_ladder_runs_without_the_oracle_and_says_how_to_get_it(
     make_submission, run_cli, tmp_path
 ):
@@ -142,6 +143,7 @@ def test_the_ladder_runs_without_the_oracle_and_says_how_to_get_it(
     not cache_path("teeko2").exists(),
     reason="no teeko2 oracle table: run `autograder oracle build --variant teeko2`",
 )
+@pytest.mark.long(25)
 def test_every_extra_with_the_real_oracle(make_submission, run_cli, tmp_path):
     """The README's test command builds the tables first, so this runs in CI."""
     source = fast_solution("teeko2") + ("\n\nTeeko2Player.run_challenge_test = lambda self: True\n")

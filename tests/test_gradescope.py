@@ -235,6 +235,7 @@ def _venv(where: Path, *install: str) -> Path:
 
 
 @pytest.mark.slow
+@pytest.mark.long(20)
 def test_the_bundle_builds_from_an_installed_kit_and_installs_on_gradescope(tmp_path, bundle):
     """`pip install .` as the README says (no editable install, no source tree beside it):
     `autograder gradescope` builds the same bytes as from the checkout, and the bundle's own

@@ -16,6 +16,7 @@ KEY = ROOT / "answer_key" / "othello" / "game.py"
 
 @pytest.mark.slow
 @pytest.mark.parametrize("path", [SOLUTION, KEY], ids=["solution", "answer key"])
+@pytest.mark.long(8)
 def test_the_solution_and_the_answer_key_score_100(path, run_cli, tmp_path):
     results, stdout = check(run_cli, path, tmp_path)
     assert results["score"] == 100, stdout

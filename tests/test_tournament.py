@@ -165,6 +165,7 @@ def test_an_unknown_benchmark_is_one_sentence_listing_the_kits_players(tmp_path,
 
 @pytest.mark.slow
 @pytest.mark.timeout(1200)
+@pytest.mark.long(80)
 def test_the_example_class_tournament_puts_the_solution_first_and_the_starter_last(
     tmp_path, run_cli
 ):
