@@ -8,6 +8,7 @@ list, so that only the criterion under test can move.
 from __future__ import annotations
 
 import json
+import re
 import textwrap
 from pathlib import Path
 
@@ -91,7 +92,9 @@ CASES = {
     "a 6 s move": (
         _patched("_time.sleep(6)", _trigger("move")),
         {"time": 13},
-        "slowest make_move: 6.",
+        # its own time is the wall time less the waits for a CPU of all its threads: a little
+        # under 6 s on a very busy machine (5.94 s beside load 9); the wall is 6 s at least
+        re.compile(r"slowest make_move: (5\.9|6\.)\d* s of its own time \(6\."),
     ),
     "an 11 s move": (
         _patched("_time.sleep(11)", _trigger("move")),
@@ -152,7 +155,8 @@ def test_one_broken_rule_costs_exactly_its_points(case, make_submission, run_cli
     expected = FULL | changed
     assert _scores(results) == expected
     assert results["score"] == sum(expected.values())
-    assert message in " ".join(stdout.split()), stdout
+    said = " ".join(stdout.split())
+    assert message.search(said) if isinstance(message, re.Pattern) else message in said, stdout
 
 
 @pytest.mark.slow
