@@ -520,8 +520,8 @@ def _watch_grader(fd_in: int) -> None:
 
     PR_SET_PDEATHSIG covers the parent; this watchdog thread covers the grader, which may be
     further up (under bubblewrap): the request pipe hangs up when the grader is gone. A pipe
-    the submission closed itself ends the runner too, with the status a failed reply ends it
-    with (``_reply``), so the report does not depend on which of the two noticed first.
+    the submission closed itself ends the runner too, with :data:`CHANNEL_LOST` as a failed
+    reply does (``_reply``), so the report does not depend on which of the two noticed first.
     """
 
     import select
@@ -532,7 +532,7 @@ def _watch_grader(fd_in: int) -> None:
         while True:
             for _, event in poller.poll():
                 if event & (select.POLLHUP | select.POLLERR | select.POLLNVAL):
-                    os._exit(1)
+                    os._exit(CHANNEL_LOST)
 
     threading.Thread(target=watch, daemon=True, name="grader-watchdog").start()
 
@@ -759,6 +759,7 @@ def main(argv: list[str]) -> None:
 
 
 CHANNEL_FDS = (3, 4)  # the requests, the replies
+CHANNEL_LOST = 1  # the runner's status when its channel is closed or broken, whoever sees it
 
 
 def _renumber(fd_in: int, fd_out: int) -> tuple[int, int]:
@@ -789,7 +790,7 @@ def _reply(fd_out: int, reply: dict[str, Any], number: object) -> None:
     try:
         protocol.send(fd_out, {**reply, "id": number})
     except BaseException:
-        os._exit(1)
+        os._exit(CHANNEL_LOST)
 
 
 if __name__ == "__main__":
