@@ -17,9 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from autograder import cli
-from autograder.classroom import batch
-from autograder.classroom.batch import student_seed
+from autograder.classroom import grade_class, outputs, student_folder
+from autograder.classroom.worker import student_seed
 from autograder.cli import main
 from autograder.play.cgroups import Support
 from autograder.play.sandbox import Protections
@@ -486,7 +485,7 @@ def test_an_out_that_cannot_be_written_is_one_sentence_even_as_root(tmp_path, ca
     def read_only(*args, **kwargs):  # type: ignore[no-untyped-def]
         raise OSError(errno.EROFS, os.strerror(errno.EROFS))
 
-    monkeypatch.setattr(batch.tempfile, "TemporaryFile", read_only)
+    monkeypatch.setattr(outputs.tempfile, "TemporaryFile", read_only)
     status, err = _grade_here(capsys, str(folder), "--out", str(tmp_path / "out"))
     assert status == 2
     assert err.strip().splitlines()[-1] == (
@@ -501,8 +500,8 @@ def test_too_little_space_for_the_class_is_one_sentence_before_grading(
     students = [f"s{i}" for i in range(20)]
     folder = _empty_zips(tmp_path / "class", students)
     usage = shutil.disk_usage(tmp_path)
-    free = batch.STUDENT_BYTES * 20  # the reports fit, the margin does not
-    monkeypatch.setattr(batch.shutil, "disk_usage", lambda path: usage._replace(free=free))
+    free = outputs.STUDENT_BYTES * 20  # the reports fit, the margin does not
+    monkeypatch.setattr(outputs.shutil, "disk_usage", lambda path: usage._replace(free=free))
     status, err = _grade_here(capsys, str(folder), "--out", str(tmp_path / "out"))
     assert status == 2
     assert err.strip().splitlines()[-1] == (
@@ -518,7 +517,7 @@ def test_a_disk_that_fills_up_mid_batch_keeps_every_grade_saved(tmp_path, capsys
     students = ["alice", "bob", "carol", "dave"]
     folder = _empty_zips(tmp_path / "class", students)
     out = tmp_path / "out"
-    real, calls = batch.replace_folder, []
+    real, calls = student_folder.replace_folder, []
 
     def fills_up(target: Path, files) -> None:  # type: ignore[no-untyped-def]
         calls.append(target.name)
@@ -529,7 +528,7 @@ def test_a_disk_that_fills_up_mid_batch_keeps_every_grade_saved(tmp_path, capsys
         shutil.rmtree(target.with_name(".half"))
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
 
-    monkeypatch.setattr(batch, "replace_folder", fills_up)
+    monkeypatch.setattr(student_folder, "replace_folder", fills_up)
     status, err = _grade_here(capsys, str(folder), "--out", str(out))
     assert status == 2
     last = err.strip().splitlines()[-1]
@@ -544,7 +543,7 @@ def test_a_disk_that_fills_up_mid_batch_keeps_every_grade_saved(tmp_path, capsys
     assert sorted(_rows(out)) == ["alice", "bob"]
     assert sorted(p.name for p in (out / "students").iterdir()) == ["alice", "bob"]
 
-    monkeypatch.setattr(batch, "replace_folder", real)  # space again: the rest is graded
+    monkeypatch.setattr(student_folder, "replace_folder", real)  # space again: the rest is graded
     status, err = _grade_here(capsys, str(folder), "--out", str(out))
     assert status == 0, err
     assert "2 students already had a grade" in err
@@ -558,7 +557,7 @@ def test_a_grade_sheet_that_cannot_be_written_keeps_the_grades(tmp_path, capsys,
     def full(records, path):  # type: ignore[no-untyped-def]
         raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(path))
 
-    monkeypatch.setattr(cli, "write_grades_csv", full)
+    monkeypatch.setattr(grade_class, "write_grades_csv", full)
     status, err = _grade_here(capsys, str(folder), "--out", str(out))
     assert status == 2
     assert err.strip().splitlines()[-1] == (
@@ -620,7 +619,7 @@ def test_a_machine_without_the_fence_is_said_once_with_the_install_line(
     tmp_path, capsys, monkeypatch
 ):
     folder = _empty_zips(tmp_path / "class", ["alice", "bob"])
-    monkeypatch.setattr(cli, "available", lambda: Protections(resource_limits=True))
+    monkeypatch.setattr(grade_class, "available", lambda: Protections(resource_limits=True))
     status, err = _grade_here(capsys, str(folder), "--out", str(tmp_path / "out"))
     assert status == 0, err
     said = [line for line in err.splitlines() if "without the filesystem fence" in line]
@@ -636,7 +635,7 @@ def test_a_machine_without_the_fence_is_said_once_with_the_install_line(
 def test_a_machine_with_every_layer_says_nothing_of_them(tmp_path, capsys, monkeypatch):
     folder = _empty_zips(tmp_path / "class", ["alice"])
     whole = Protections(True, fence=True, cgroups=Support(2, (("", Path("/x")),)), seccomp=True)
-    monkeypatch.setattr(cli, "available", lambda: whole)
+    monkeypatch.setattr(grade_class, "available", lambda: whole)
     status, err = _grade_here(capsys, str(folder), "--out", str(tmp_path / "out"))
     assert status == 0, err
     assert "without" not in err and "bubblewrap" not in err

@@ -18,9 +18,9 @@ from autograder.classroom.gradescope import (
     BUNDLE_NAME,
     BUNDLED_RUBRIC,
     REQUIREMENTS,
-    add_gradescope_command,
     build_bundle,
 )
+from autograder.cli.lms import add_gradescope_command
 from autograder.errors import GraderError
 from autograder.games import find_assignment
 from tests.conftest import COURSE_TOML, ROOT, STARTERS, fast_solution
@@ -74,7 +74,7 @@ def test_bundle_holds_the_scripts_the_kit_and_the_rubric(bundle):
         assert {"setup.sh", "run_autograder", BUNDLED_RUBRIC, "pyproject.toml"} <= names
         assert {
             "autograder/__main__.py",
-            "autograder/cli.py",
+            "autograder/cli/__init__.py",
             "autograder/games/teeko/rubric.toml",
         } <= (names)
         assert not [n for n in names if "__pycache__" in n or n.endswith(".pyc")]

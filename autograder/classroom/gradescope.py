@@ -8,7 +8,6 @@ variant and the rubric (fixed timestamps, sorted entries), so building twice giv
 
 from __future__ import annotations
 
-import argparse
 import importlib.metadata
 import json
 import shlex
@@ -16,17 +15,14 @@ import stat
 import tomllib
 import zipfile
 from pathlib import Path
-from typing import Any
 
 from autograder.errors import GraderError
 from autograder.files import atomic_file
-from autograder.games import ASSIGNMENTS, find_assignment
 from autograder.games.pack import Assignment
 from autograder.grading.rubric import load_rubric
 
 __all__ = [
     "build_bundle",
-    "add_gradescope_command",
     "BUNDLE_NAME",
     "BUNDLED_RUBRIC",
     "REQUIREMENTS",
@@ -244,35 +240,3 @@ def build_bundle(assignment: Assignment, out: Path, rubric_path: Path | None) ->
     except OSError as err:
         raise GraderError(f"cannot write the bundle {target}: {err}") from err
     return target
-
-
-# ---- the command line: `autograder gradescope` -------------------------------------------------
-
-GRADESCOPE_HELP = "build autograder.zip for a Gradescope programming assignment"
-
-
-def _gradescope(args: argparse.Namespace) -> int:
-    try:
-        assignment = find_assignment(args.assignment)
-    except KeyError as err:
-        raise GraderError(f"--assignment: {err}") from None
-    path = build_bundle(assignment, Path(args.out), Path(args.rubric) if args.rubric else None)
-    print(path)
-    return 0
-
-
-def add_gradescope_command(commands: Any) -> argparse.ArgumentParser:
-    """Add ``autograder gradescope --assignment V [--out DIR] [--rubric FILE]`` to the
-    subcommands ``commands`` (what ``ArgumentParser.add_subparsers`` returned)."""
-    parser: argparse.ArgumentParser = commands.add_parser(
-        "gradescope", help=GRADESCOPE_HELP, description=GRADESCOPE_HELP
-    )
-    parser.add_argument("--assignment", "-a", required=True, help=", ".join(ASSIGNMENTS))
-    parser.add_argument(
-        "--out", "-o", default=".", help="folder to write autograder.zip into (default: here)"
-    )
-    parser.add_argument(
-        "--rubric", help="rubric TOML file to bundle (default: the course's published rubric)"
-    )
-    parser.set_defaults(run=_gradescope)
-    return parser

@@ -39,6 +39,7 @@ __all__ = [
     "open_submission",
     "require_files",
     "choose_assignment",
+    "main_file_of",
     "packaging_problems",
     "unnamed_files",
     "is_junk",
@@ -518,6 +519,19 @@ def holds_files(path: Path, files: tuple[str, ...]) -> bool:
     except (OSError, zipfile.BadZipFile):
         return False
     return path.name in files
+
+
+def main_file_of(submission: Path) -> str:
+    """The file an unnamed submission must hold: the first game's (``game.py``) unless the
+    submission holds another game's files (the book's four)."""
+    # every interface's files too, after the games' own: a Board homework folder holding a
+    # gameBoard.py (its exercise 3) stays the Board homework, not seed 003's sketch
+    assignments = sorted(ASSIGNMENTS.values(), key=lambda a: bool(a.interface.name))
+    packs = [a.pack for a in assignments]
+    for pack in packs[1:]:
+        if pack.files[0] != packs[0].files[0] and holds_files(submission, pack.files):
+            return pack.files[0]
+    return packs[0].files[0]
 
 
 def choose_assignment(

@@ -14,9 +14,11 @@ import contextlib
 import tempfile
 import zipfile
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from autograder.classroom.canvas_names import safe
+from autograder.classroom.class_run import ClassInputs, Listener, loaded
 from autograder.classroom.collect import collect
 from autograder.classroom.intake import is_junk, open_submission, unpack
 from autograder.classroom.records import Entry
@@ -40,12 +42,70 @@ from autograder.grading.similarity_report import (
     similarity_html,
 )
 
-__all__ = ["compare_class", "write_similarity", "kit_boilerplate", "MAX_PAGES"]
+__all__ = [
+    "SimilarityRequest",
+    "class_similarity",
+    "compare_class",
+    "write_similarity",
+    "kit_boilerplate",
+    "MAX_PAGES",
+]
 
 _ROOT = Path(__file__).resolve().parents[2]  # a checkout of the kit: starter/ lies here
 _CODE = (".py", ".ipynb")
 MAX_PAGES = 200  # side-by-side pages written, the most similar flagged pairs first
 _MAX_FILE = 2 << 20  # bytes: a larger file is not a student's code
+
+
+@dataclass(frozen=True)
+class SimilarityRequest(ClassInputs):
+    """A class to compare, as ``autograder similarity`` takes it (the rubric's zip name
+    pattern finds netids)."""
+
+    archives: tuple[str, ...] = ()  # earlier or public solutions, compared with the class only
+    threshold: float = Settings.threshold  # flag a pair at this share of either side matched
+    starter: bool = True  # the kit's starter is boilerplate
+    answer_key: bool = False  # so is the kit's answer key (once it was handed out)
+    ignore: tuple[str, ...] = ()  # more boilerplate: files or folders
+
+
+def class_similarity(request: SimilarityRequest, listener: Listener) -> list[Path]:
+    """The class in ``request.inputs`` compared and the report written into ``request.out``;
+    the files written. What could not be read, and what was found, are said.
+
+    :raises GraderError: for a bad setting or input, or an ``out`` that cannot be written.
+    """
+    assignment, rubric = loaded(request.assignment, request.rubric)
+    threshold = request.threshold
+    if not 0 < threshold <= 1:
+        raise GraderError(f"--threshold must be a share between 0 and 1, got {threshold}")
+    own = [Path(p) for p in request.ignore]
+    for path in own:
+        if not path.exists():
+            raise GraderError(f"--ignore: {path} does not exist")
+    ignore = [
+        *kit_boilerplate(assignment, starter=request.starter, answer_key=request.answer_key),
+        *own,
+    ]
+    comparison, problems = compare_class(
+        [Path(p) for p in request.inputs],
+        assignment,
+        rubric.packaging_pattern,
+        archives=[Path(p) for p in request.archives],
+        ignore=ignore,
+        settings=Settings(threshold=threshold),
+    )
+    for problem in problems:
+        listener.say(f"skipped: {problem}")
+    flagged = sum(p.flagged for p in comparison.pairs)
+    archived = sum(d.archived for d in comparison.documents)
+    listener.say(
+        f"similarity: {len(comparison.documents) - archived} submissions compared with one "
+        f"another and with {archived} archived; {flagged} pairs at or above "
+        f"{threshold:.0%} flagged (no grade changed)"
+    )
+    title = f"{assignment.pack.title} ({assignment.name})"
+    return write_similarity(comparison, request.out, title)
 
 
 def kit_boilerplate(
