@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Generic, Protocol, TypeVar
 
+from autograder.games.layout import Layout
 from autograder.games.perfect import Exact, Perfect, Tables
 
 __all__ = [
@@ -318,6 +319,7 @@ class Interface(Generic[P, M, V]):
     # the rubric's values of ``settings`` (label -> value) -> this interface's fields that
     # change with them (its ``state``, ``checks``, ``entry``)
     configure: Callable[[Mapping[str, int]], Mapping[str, Any]] | None = None
+    layout: Layout | None = None  # how a submission holds its main module by another name
 
     def over(self, pack: GamePack[P, M, V]) -> GamePack[P, M, V]:
         """``pack`` as a student of this interface meets it (``pack`` itself for the default)."""

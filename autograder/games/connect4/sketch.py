@@ -19,6 +19,7 @@ from typing import Any
 
 from autograder.games.connect4 import rules
 from autograder.games.connect4.rules import IllegalMoveError, MalformedMoveError, Position
+from autograder.games.connect4.sketch_layout import LAYOUT
 from autograder.games.pack import Interface
 
 __all__ = ["INTERFACE", "FILES", "state", "render", "read_move", "format_problem", "missing"]
@@ -214,4 +215,5 @@ INTERFACE: Interface[Position, int, rules.Variant] = Interface(
     starter=lambda variant: "starter/connect4-sketch/AIBrain.py",
     solution=lambda variant: "solution/connect4-sketch/gameBoard.py",
     missing=missing,
+    layout=LAYOUT,  # a folder with a .pyde is a sketch, whatever its files are named
 )
