@@ -113,7 +113,7 @@ def test_docs_carry_the_current_option_table():
 
 def test_visibility_goes_into_results_json_and_nowhere_else(tmp_path):
     """Gradescope's words per criterion and for the header; local reports show everything."""
-    from autograder.grading.report import markdown, results_json
+    from autograder.grading.report import Feedback, markdown, results_json
     from autograder.grading.scoring import score
     from autograder.play.records import Session
 
@@ -122,12 +122,12 @@ def test_visibility_goes_into_results_json_and_nowhere_else(tmp_path):
     rubric = load_rubric(path, TEEKO)
     session = Session("game.py", assignment("teeko"), 0, rubric.plan, load_error="it broke")
     grade = score(session, rubric)
-    results = results_json(grade)
+    results = results_json(Feedback(grade))
     seen = {test["tags"][0]: test["visibility"] for test in results["tests"]}
     assert seen["wins"] == "after_published"
     assert seen["rules"] == "visible"
     assert results["stdout_visibility"] == "hidden"
-    assert "beats a random player" in markdown(grade)
+    assert "beats a random player" in markdown(Feedback(grade))
 
 
 def test_a_visibility_gradescope_does_not_know_is_refused(tmp_path):

@@ -19,7 +19,13 @@ from autograder.classroom.submission import Graded
 from autograder.files import replace_folder
 from autograder.grading.html import feedback_html
 from autograder.grading.leaderboard import leaderboard
-from autograder.grading.report import REPRODUCE, games_data, markdown, results_json_text
+from autograder.grading.report import (
+    REPRODUCE,
+    Feedback,
+    games_data,
+    markdown,
+    results_json_text,
+)
 from autograder.grading.scoring import CRITERIA, Grade
 from autograder.play.host import Status
 from autograder.play.sandbox import available
@@ -155,13 +161,12 @@ def save_graded(
         },
         missing_layers=list(available().missing()),
     )
-    feedback = markdown(grade, notes, extras=extras, reproduce=job.reproduce)
+    report = Feedback(grade, notes, extras, job.reproduce)
+    feedback = markdown(report)
     for plies, pictures in _SHRINKING:
         record = replace(base, games=games_data(grade, plies))
-        results = results_json_text(
-            grade, notes, extras=extras, reproduce=job.reproduce, plies=plies
-        )
-        page = feedback_html(grade, notes, extras, job.reproduce, plies, pictures)
+        results = results_json_text(report, plies)
+        page = feedback_html(report, plies, pictures)
         size = sum(len(text.encode()) for text in (feedback, results, page, record.to_json()))
         if size <= REPORTS_MAX:
             break

@@ -11,7 +11,7 @@ from autograder.classroom.check import CheckRequest, check_submission
 from autograder.classroom.class_run import Listener, write_output
 from autograder.cli.options import request, submission_command
 from autograder.grading.html import feedback_html
-from autograder.grading.report import markdown, results_json_text, terminal
+from autograder.grading.report import Feedback, markdown, results_json_text, terminal
 
 __all__ = ["add_check"]
 
@@ -19,13 +19,9 @@ __all__ = ["add_check"]
 def _check(args: argparse.Namespace) -> int:
     said = Listener(lambda text: print(text, file=sys.stderr))
     checked = check_submission(request(CheckRequest, args), said)
-    grade, extras, notes, reproduce = (
-        checked.graded.grade,
-        checked.graded.extras,
-        checked.notes,
-        checked.reproduce,
-    )
-    terminal(grade, notes, extras=extras, reproduce=reproduce)
+    graded = checked.graded
+    feedback = Feedback(graded.grade, checked.notes, graded.extras, checked.reproduce)
+    terminal(feedback)
     if checked.warning is not None:
         print(checked.warning, file=sys.stderr)
     for path, render in (
@@ -34,7 +30,7 @@ def _check(args: argparse.Namespace) -> int:
         (args.html, feedback_html),
     ):
         if path:
-            write_output(Path(path), render(grade, notes, extras, reproduce))
+            write_output(Path(path), render(feedback))
     return 0
 
 

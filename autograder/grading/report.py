@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from autograder.grading.extras import PUZZLE_KINDS, Extras, Judged
@@ -17,6 +18,7 @@ from autograder.grading.scoring import EVIDENCE_SHOWN, Evidence, Grade
 from autograder.play.untrusted import clean, md_cell, md_code
 
 __all__ = [
+    "Feedback",
     "header_lines",
     "drift_lines",
     "evidence_text",
@@ -38,6 +40,18 @@ __all__ = [
 # evidence and summary already say where and how often it printed).
 PRINTED_PLIES_SHOWN = 10
 PLY_PRINTED_SHOWN = 300
+
+
+@dataclass(frozen=True)
+class Feedback:
+    """What every report of one grade is rendered from: the grade, what intake did (notes),
+    what lies beyond the rubric (None: nothing asked) and the command that gives the same
+    grade again (shown last)."""
+
+    grade: Grade
+    notes: tuple[str, ...] = ()
+    extras: Extras | None = None
+    reproduce: str | None = None
 
 
 def _points(value: float) -> str:
@@ -183,20 +197,14 @@ def drift_lines(grade: Grade) -> list[str]:
 REPRODUCE = "Reproduce this grade with:"
 
 
-def terminal(
-    grade: Grade,
-    notes: tuple[str, ...] = (),
-    console: Any = None,
-    extras: Extras | None = None,
-    reproduce: str | None = None,
-) -> None:
-    """Print the report on ``console`` (a rich Console; standard output by default);
-    ``reproduce`` is the command that gives the same grade, shown last."""
+def terminal(feedback: Feedback, console: Any = None) -> None:
+    """Print the report on ``console`` (a rich Console; standard output by default)."""
     from rich.console import Console
     from rich.panel import Panel
     from rich.table import Table
     from rich.text import Text
 
+    grade, notes, extras, reproduce = _parts(feedback)
     console = console or Console()
     header = Text("\n".join(header_lines(grade, notes)))  # paths may hold [brackets]
     console.print(Panel(header, title=_title(grade)))
@@ -233,13 +241,13 @@ def terminal(
         console.print(f"{REPRODUCE} {reproduce}", markup=False, highlight=False, soft_wrap=True)
 
 
-def markdown(
-    grade: Grade,
-    notes: tuple[str, ...] = (),
-    extras: Extras | None = None,
-    reproduce: str | None = None,
-) -> str:
-    """Student feedback as Markdown, boards in code blocks, ``reproduce`` last."""
+def _parts(f: Feedback) -> tuple[Grade, tuple[str, ...], Extras | None, str | None]:
+    return f.grade, f.notes, f.extras, f.reproduce
+
+
+def markdown(feedback: Feedback) -> str:
+    """Student feedback as Markdown, boards in code blocks, the command to grade again last."""
+    grade, notes, extras, reproduce = _parts(feedback)
     out = [f"# {_title(grade)} feedback", ""]
     out += [f"- {md_cell(line)}" for line in header_lines(grade, notes)]
     out += ["", f"**Score: {_points(grade.score)}/{grade.max_score}**", ""]
@@ -343,15 +351,10 @@ def games_data(grade: Grade, plies: int | None = None) -> list[dict[str, Any]]:
     return games
 
 
-def results_json(
-    grade: Grade,
-    notes: tuple[str, ...] = (),
-    extras: Extras | None = None,
-    reproduce: str | None = None,
-    plies: int | None = None,
-) -> dict[str, Any]:
+def results_json(feedback: Feedback, plies: int | None = None) -> dict[str, Any]:
     """Gradescope's results.json: a top-level score and one test per criterion, tagged by id;
     the games with at most ``plies`` moves each (None: all)."""
+    grade, notes, extras, reproduce = _parts(feedback)
     tests = [
         {
             "name": f"{c.name} ({c.id})",
@@ -388,12 +391,6 @@ def results_json(
     }
 
 
-def results_json_text(
-    grade: Grade,
-    notes: tuple[str, ...] = (),
-    extras: Extras | None = None,
-    reproduce: str | None = None,
-    plies: int | None = None,
-) -> str:
+def results_json_text(feedback: Feedback, plies: int | None = None) -> str:
     """results.json as written to disk."""
-    return json.dumps(results_json(grade, notes, extras, reproduce, plies), indent=2) + "\n"
+    return json.dumps(results_json(feedback, plies), indent=2) + "\n"
