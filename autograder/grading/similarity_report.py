@@ -14,6 +14,7 @@ import re
 from collections.abc import Mapping
 from html import escape
 
+from autograder.grading.html import page_style
 from autograder.grading.similarity import Comparison, Document, Pair, matched_lines
 
 __all__ = ["CSV_COLUMNS", "pair_file", "similarity_csv", "similarity_html", "pair_html"]
@@ -23,13 +24,9 @@ _UNSAFE = re.compile(r"[^A-Za-z0-9._-]")
 _INDEX_ROWS = 200  # pairs listed on the index page; the CSV holds them all
 _COLOURS = ("#ffd8a8", "#b2f2bb", "#a5d8ff", "#fcc2d7", "#d0bfff", "#ffec99")
 
-_STYLE = """
-body{font:15px/1.45 system-ui,sans-serif;margin:1.5em auto;max-width:110em;padding:0 1em;
-color:#1f2328}
-h1{font-size:1.4em}h2{font-size:1.15em;margin-top:1.6em}
-table{border-collapse:collapse}td,th{border:1px solid #d0d7de;padding:.3em .6em;
-vertical-align:top;text-align:left}
-.flag{color:#cf222e;font-weight:600}.num{text-align:right}
+_STYLE = (
+    page_style("110em")
+    + """.flag{color:#cf222e;font-weight:600}.num{text-align:right}
 .sides{display:grid;grid-template-columns:minmax(0,1fr) minmax(0,1fr);gap:1em}
 .code{font:12px/1.35 ui-monospace,monospace;border:1px solid #d0d7de;overflow-x:auto}
 .code div{white-space:pre;padding:0 .4em}.code .n{color:#8c959f;user-select:none;
@@ -38,6 +35,7 @@ display:inline-block;width:5.5em}
 margin-left:.3em;text-decoration:none}
 .file{font-weight:600;background:#f6f8fa;padding:.2em .4em}
 """
+)
 
 
 def _percent(share: float) -> str:

@@ -11,7 +11,7 @@ from typing import Any
 
 from autograder.games.pack import AnyPack, Assignment, Noted, move_marks
 from autograder.games.tactics import Probe
-from autograder.play.host import Status
+from autograder.play.host import Status, Timed
 from autograder.play.launch import Limits
 
 __all__ = [
@@ -43,7 +43,7 @@ class Plan:
 
 
 @dataclass(frozen=True)
-class Call:
+class Call(Timed):
     """One ``make_move`` call: where, on what position, what came back and what was wrong."""
 
     where: str
@@ -71,11 +71,6 @@ class Call:
     @property
     def answered(self) -> bool:
         return self.status is Status.OK
-
-    @property
-    def judged(self) -> float:
-        """The time the rubric judges: its own time where measured, else wall time."""
-        return self.seconds if self.own_seconds is None else self.own_seconds
 
 
 @dataclass(frozen=True)
