@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import errno
 import json
@@ -18,6 +19,8 @@ from pathlib import Path
 import pytest
 
 from autograder.classroom import grade_class, outputs, student_folder
+from autograder.classroom.class_run import Listener
+from autograder.classroom.grade_class import ClassRequest
 from autograder.classroom.worker import student_seed
 from autograder.cli import main
 from autograder.play.cgroups import Support
@@ -428,6 +431,34 @@ def _empty_zips(folder: Path, students: list[str]) -> Path:
         with zipfile.ZipFile(folder / f"hw8_{student}.zip", "w") as archive:
             archive.writestr("notes.txt", "no game here")
     return folder
+
+
+def test_grading_a_class_is_one_function_that_tells_what_it_did(tmp_path):
+    """The classroom layer's call under ``autograder grade``: a plain request in; the files
+    written, the lines for the instructor and the progress, student by student, out."""
+    folder = _empty_zips(tmp_path / "class", ["alice", "bob"])
+    said: list[str] = []
+    progress: list[tuple[str, int, int, str]] = []
+
+    @contextlib.contextmanager
+    def track(what: str):  # type: ignore[no-untyped-def]
+        yield lambda done, total, text: progress.append((what, done, total, text))
+
+    request = ClassRequest((str(folder),), "teeko2", tmp_path / "out", jobs=1)
+    graded = grade_class.grade_class(request, Listener(said.append, track=track))
+    out = tmp_path / "out"
+    assert graded.written == (
+        out / "grades.csv",
+        out / "summary.md",
+        out / "summary.html",
+        out / "histogram.svg",
+    )
+    assert (graded.graded, graded.problem, graded.interrupted) == (2, None, False)
+    assert "grading 2 students as teeko2, seed 0, 1 at a time, rubric built-in rubric of " in (
+        "\n".join(said)
+    )
+    assert progress == [("grading", 1, 2, "graded alice: 0"), ("grading", 2, 2, "graded bob: 0")]
+    assert sorted(_rows(out)) == ["alice", "bob"]
 
 
 def _grade_here(capsys, *args: str) -> tuple[int, str]:  # type: ignore[no-untyped-def]
