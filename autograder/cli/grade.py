@@ -6,7 +6,14 @@ import argparse
 from typing import Any
 
 from autograder.classroom.grade_class import ClassRequest, grade_class
-from autograder.cli.options import add_cluster, add_run, class_command, request, terminal_listener
+from autograder.cli.options import (
+    add_cluster,
+    add_roster,
+    add_run,
+    class_command,
+    request,
+    terminal_listener,
+)
 from autograder.errors import GraderError
 
 __all__ = ["add_grade"]
@@ -47,7 +54,7 @@ def add_grade(commands: Any) -> None:
         metavar="STUDENT",
         help="grade these students again (their ids as in grades.csv), keep the others",
     )
-    grade.add_argument("--roster", help="Canvas gradebook export: also write canvas_import.csv")
+    add_roster(grade, "also write canvas_import.csv")
     grade.add_argument(
         "--similarity",
         action="store_true",

@@ -11,6 +11,7 @@ from typing import Any
 from autograder.classroom.canvas_push import TOKEN_VARIABLE, describe, plan, push
 from autograder.classroom.class_run import assignment_named
 from autograder.classroom.gradescope import build_bundle
+from autograder.cli.options import add_assignment
 from autograder.errors import GraderError
 from autograder.games import ASSIGNMENTS
 
@@ -33,7 +34,7 @@ def add_gradescope_command(commands: Any) -> argparse.ArgumentParser:
     parser: argparse.ArgumentParser = commands.add_parser(
         "gradescope", help=GRADESCOPE_HELP, description=GRADESCOPE_HELP
     )
-    parser.add_argument("--assignment", "-a", required=True, help=", ".join(ASSIGNMENTS))
+    add_assignment(parser, required=True, help_=", ".join(ASSIGNMENTS))
     parser.add_argument(
         "--out", "-o", default=".", help="folder to write autograder.zip into (default: here)"
     )

@@ -20,6 +20,8 @@ __all__ = [
     "submission_command",
     "class_command",
     "add_run",
+    "add_assignment",
+    "add_roster",
     "add_seed",
     "add_rubric",
     "add_cluster",
@@ -59,8 +61,15 @@ def add_rubric(parser: argparse.ArgumentParser, more: str = "") -> None:
     parser.add_argument("--rubric", help=RUBRIC_HELP + more)
 
 
-def _add_assignment(parser: argparse.ArgumentParser, required: bool) -> None:
-    parser.add_argument("--assignment", "-a", required=required, help=ASSIGNMENT_HELP)
+def add_assignment(
+    parser: argparse.ArgumentParser, required: bool, help_: str = ASSIGNMENT_HELP
+) -> None:
+    parser.add_argument("--assignment", "-a", required=required, help=help_)
+
+
+def add_roster(parser: argparse.ArgumentParser, what: str) -> None:
+    """``--roster``: a Canvas gradebook export, and ``what`` the command takes from it."""
+    parser.add_argument("--roster", help=f"Canvas gradebook export: {what}")
 
 
 def submission_command(
@@ -70,7 +79,7 @@ def submission_command(
     --assignment --seed --rubric``."""
     parser: argparse.ArgumentParser = commands.add_parser(name, help=help_, description=description)
     parser.add_argument("submission", help=SUBMISSION_HELP)
-    _add_assignment(parser, required=False)
+    add_assignment(parser, required=False)
     add_seed(parser)
     add_rubric(parser)
     return parser
@@ -89,7 +98,7 @@ def class_command(
     parser: argparse.ArgumentParser = commands.add_parser(name, help=help_, description=description)
     metavar, inputs_help = inputs
     parser.add_argument("inputs", nargs="+", metavar=metavar, help=inputs_help)
-    _add_assignment(parser, required=True)
+    add_assignment(parser, required=True)
     parser.add_argument("--out", "-o", required=True, type=Path, help=out)
     return parser
 

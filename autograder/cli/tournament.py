@@ -7,7 +7,14 @@ from typing import Any
 
 from autograder.classroom.class_tournament import TournamentRequest, class_tournament
 from autograder.classroom.tournament import KIT_PLAYERS
-from autograder.cli.options import add_cluster, add_run, class_command, request, terminal_listener
+from autograder.cli.options import (
+    add_cluster,
+    add_roster,
+    add_run,
+    class_command,
+    request,
+    terminal_listener,
+)
 
 __all__ = ["add_tournament"]
 
@@ -63,9 +70,7 @@ def add_tournament(commands: Any) -> None:
         "player against one of like standing, both colours",
     )
     tourney.add_argument("--rounds", type=int, default=0, help="rounds of a Swiss tournament")
-    tourney.add_argument(
-        "--roster", help="Canvas gradebook export: the players' names as it has them"
-    )
+    add_roster(tourney, "the players' names as it has them")
     add_run(tourney, "games at a time (default: cores)", "; its limits and ply cap hold")
     add_cluster(tourney)
     tourney.set_defaults(run=_tournament)
