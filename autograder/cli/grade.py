@@ -6,22 +6,19 @@ import argparse
 from typing import Any
 
 from autograder.classroom.grade_class import ClassRequest, grade_class
-from autograder.cli.options import (
-    add_cluster,
-    add_roster,
-    add_run,
-    class_command,
-    request,
-    terminal_listener,
-)
+from autograder.cli import options
 from autograder.errors import GraderError
 
 __all__ = ["add_grade"]
 
+HELP = "grade a class: folders, zips or Canvas's Download Submissions zip"
+OUT_HELP = "folder for grades and feedback"
+INPUTS = ("INPUT", "folder, zip or Canvas zip")  # metavar, help
+
 
 def _grade(args: argparse.Namespace) -> int:
-    listener = terminal_listener()
-    graded = grade_class(request(ClassRequest, args), listener)
+    listener = options.terminal_listener()
+    graded = grade_class(options.request(ClassRequest, args), listener)
     for path in graded.written:
         print(path)
     if graded.problem is not None:
@@ -39,26 +36,20 @@ def _grade(args: argparse.Namespace) -> int:
 
 def add_grade(commands: Any) -> None:
     """``autograder grade INPUT...``, on the subcommands ``commands``."""
-    grade = class_command(
-        commands,
-        "grade",
-        "grade a class: folders, zips or Canvas's Download Submissions zip",
-        "folder for grades and feedback",
-        inputs=("INPUT", "folder, zip or Canvas zip"),
-    )
-    add_run(grade, "submissions at a time (default: cores)")
-    grade.add_argument("--regrade", action="store_true", help="grade everyone again")
+    grade = options.class_command(commands, "grade", HELP, OUT_HELP, inputs=INPUTS)
+    options.add_run(grade, "submissions at a time (default: cores)")
+    options.add_switch(grade, "--regrade", "grade everyone again")
     grade.add_argument(
         "--only",
         nargs="+",
         metavar="STUDENT",
         help="grade these students again (their ids as in grades.csv), keep the others",
     )
-    add_roster(grade, "also write canvas_import.csv")
-    grade.add_argument(
+    options.add_roster(grade, "also write canvas_import.csv")
+    options.add_switch(
+        grade,
         "--similarity",
-        action="store_true",
-        help="also compare the class's code (starter ignored) into OUT/similarity/",
+        "also compare the class's code (starter ignored) into OUT/similarity/",
     )
-    add_cluster(grade)
+    options.add_cluster(grade)
     grade.set_defaults(run=_grade)

@@ -22,6 +22,7 @@ __all__ = [
     "add_run",
     "add_assignment",
     "add_roster",
+    "add_switch",
     "add_seed",
     "add_rubric",
     "add_cluster",
@@ -65,6 +66,16 @@ def add_assignment(
     parser: argparse.ArgumentParser, required: bool, help_: str = ASSIGNMENT_HELP
 ) -> None:
     parser.add_argument("--assignment", "-a", required=required, help=help_)
+
+
+def add_switch(
+    parser: argparse.ArgumentParser, flag: str, help_: str, dest: str | None = None,
+    *, turns_off: bool = False,
+) -> None:  # fmt: skip
+    """An option without a value: on when given, or with ``turns_off`` a default that is on
+    turned off (``--no-starter``)."""
+    action = "store_false" if turns_off else "store_true"
+    parser.add_argument(flag, action=action, dest=dest, help=help_)
 
 
 def add_roster(parser: argparse.ArgumentParser, what: str) -> None:

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from autograder.classroom.check import open_one
-from autograder.cli.options import submission_command
+from autograder.cli.options import add_switch, submission_command
 from autograder.errors import GraderError
 from autograder.grading.rubric import load_rubric
 from autograder.live.server import make_server, serve
@@ -55,5 +55,5 @@ def add_play(commands: Any) -> None:
         "sandbox, with the rubric's time limit) or watch it play the kit's opponents.",
     )
     play.add_argument("--port", type=int, default=0, help="port on 127.0.0.1 (default: a free one)")
-    play.add_argument("--no-browser", action="store_true", help="print the address only")
+    add_switch(play, "--no-browser", "print the address only")
     play.set_defaults(run=_play)

@@ -6,11 +6,12 @@ import argparse
 from typing import Any
 
 from autograder.classroom.similarity import SimilarityRequest, class_similarity
-from autograder.cli.options import add_rubric, class_command, request, terminal_listener
+from autograder.cli.options import add_rubric, add_switch, class_command, request, terminal_listener
 from autograder.grading.similarity import Settings
 
 __all__ = ["add_similarity"]
 
+HELP = "who shared code: the class compared, renaming and reordering seen through"
 DESCRIPTION = (
     "Compare every submission with every other and with archived solutions (earlier terms, "
     "public copies): winnowed fingerprints of normalised Python tokens, the homework's starter "
@@ -27,13 +28,7 @@ def _similarity(args: argparse.Namespace) -> int:
 
 def add_similarity(commands: Any) -> None:
     """``autograder similarity CLASS...``, on the subcommands ``commands``."""
-    similar = class_command(
-        commands,
-        "similarity",
-        "who shared code: the class compared, renaming and reordering seen through",
-        "folder for the report",
-        DESCRIPTION,
-    )
+    similar = class_command(commands, "similarity", HELP, "folder for the report", DESCRIPTION)
     similar.add_argument(
         "--archive",
         action="append",
@@ -49,11 +44,11 @@ def add_similarity(commands: Any) -> None:
         help="flag a pair when either side has this share of its own code matched "
         f"(default {Settings.threshold})",
     )
-    similar.add_argument(
+    add_switch(
+        similar,
         "--ignore-answer-key",
-        action="store_true",
-        dest="answer_key",
-        help="also treat the kit's answer key as boilerplate (once it was handed out)",
+        "also treat the kit's answer key as boilerplate (once it was handed out)",
+        "answer_key",
     )
     similar.add_argument(
         "--ignore",
@@ -61,11 +56,12 @@ def add_similarity(commands: Any) -> None:
         metavar="PATH",
         help="more boilerplate: a file or folder of code that never counts as shared",
     )
-    similar.add_argument(
+    add_switch(
+        similar,
         "--no-starter",
-        action="store_false",
-        dest="starter",
-        help="do not read the kit's starter (the course's own goes in with --ignore)",
+        "do not read the kit's starter (the course's own goes in with --ignore)",
+        "starter",
+        turns_off=True,
     )
     add_rubric(similar, "; its zip name pattern finds netids")
     similar.set_defaults(run=_similarity)

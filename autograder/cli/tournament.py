@@ -7,17 +7,12 @@ from typing import Any
 
 from autograder.classroom.class_tournament import TournamentRequest, class_tournament
 from autograder.classroom.tournament import KIT_PLAYERS
-from autograder.cli.options import (
-    add_cluster,
-    add_roster,
-    add_run,
-    class_command,
-    request,
-    terminal_listener,
-)
+from autograder.cli import options
 
 __all__ = ["add_tournament"]
 
+HELP = "every student's AI against every other's, rated, with replays"
+OUT_HELP = "folder for the leaderboard and games"
 DESCRIPTION = (
     "Play the class's AIs against one another (each sandboxed, the rubric's limits, the kit's "
     "referee between them), both colours, and rate them with OpenSkill. Writes "
@@ -28,8 +23,8 @@ DESCRIPTION = (
 
 
 def _tournament(args: argparse.Namespace) -> int:
-    listener = terminal_listener()
-    done = class_tournament(request(TournamentRequest, args), listener)
+    listener = options.terminal_listener()
+    done = class_tournament(options.request(TournamentRequest, args), listener)
     for path in done.written:
         print(path)
     result = done.result
@@ -48,13 +43,7 @@ def _tournament(args: argparse.Namespace) -> int:
 
 def add_tournament(commands: Any) -> None:
     """``autograder tournament CLASS...``, on the subcommands ``commands``."""
-    tourney = class_command(
-        commands,
-        "tournament",
-        "every student's AI against every other's, rated, with replays",
-        "folder for the leaderboard and games",
-        DESCRIPTION,
-    )
+    tourney = options.class_command(commands, "tournament", HELP, OUT_HELP, DESCRIPTION)
     tourney.add_argument(
         "--with",
         dest="kit",
@@ -70,7 +59,7 @@ def add_tournament(commands: Any) -> None:
         "player against one of like standing, both colours",
     )
     tourney.add_argument("--rounds", type=int, default=0, help="rounds of a Swiss tournament")
-    add_roster(tourney, "the players' names as it has them")
-    add_run(tourney, "games at a time (default: cores)", "; its limits and ply cap hold")
-    add_cluster(tourney)
+    options.add_roster(tourney, "the players' names as it has them")
+    options.add_run(tourney, "games at a time (default: cores)", "; its limits and ply cap hold")
+    options.add_cluster(tourney)
     tourney.set_defaults(run=_tournament)

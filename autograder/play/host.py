@@ -44,9 +44,10 @@ from autograder.play.output import OutputTail
 from autograder.play.protocol import FrameReader, end_marker, request_frame
 from autograder.play.sandbox import descendants, next_uid, tree_cpu_seconds
 from autograder.play.streams import Reader, SelectReader, ThreadReader
+from autograder.play.timed import Timed
 from autograder.play.untrusted import admit_reply
 
-__all__ = ["Status", "Timed", "Reply", "PlayerProcess"]
+__all__ = ["Status", "Reply", "PlayerProcess"]
 
 _DRAIN_CHUNKS = 256  # at most 16 MB read after a reply: a process printing forever cannot stall us
 _MAX_REFUSED = 8  # attempts kept per process, as the runner keeps them
@@ -62,19 +63,6 @@ class Status(Enum):
     TIMEOUT = "timeout"  # past the hard limit: killed
     EXITED = "exited"  # the process ended (exit, crash, kill) before answering
     BAD_REPLY = "bad reply"  # the channel carried something that is not a reply
-
-
-class Timed:
-    """Something timed on the submission's behalf: its wall time and its own time."""
-
-    seconds: float
-    own_seconds: float | None  # its own time (module docstring); None: not measured
-
-    @property
-    def judged(self) -> float:
-        """The time the limits and the rubric judge: its own time where measured, else wall
-        time."""
-        return self.seconds if self.own_seconds is None else self.own_seconds
 
 
 @dataclass(frozen=True)

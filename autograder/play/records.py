@@ -11,8 +11,9 @@ from typing import Any
 
 from autograder.games.pack import AnyPack, Assignment, Noted, move_marks
 from autograder.games.tactics import Probe
-from autograder.play.host import Status, Timed
+from autograder.play.host import Status
 from autograder.play.launch import Limits
+from autograder.play.timed import Timed
 
 __all__ = [
     "Plan",
