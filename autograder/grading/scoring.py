@@ -276,26 +276,19 @@ def _packaging(
     rubric: Rubric,
     problems: list[str] | None,
     also: tuple[str, ...] = (),
-    refused: tuple[str, ...] = (),
 ) -> Criterion:
     """Zip problems (they take the penalty), and, reported only: the files handed in that the
-    homework does not name (``also``) and what the runner's audit hook refused (``refused``)."""
+    homework does not name (``also``)."""
     notes = []
     if also:
         shown = ", ".join(also[:_ALSO_SHOWN]) + (", …" if len(also) > _ALSO_SHOWN else "")
         notes.append(f"also handed in: {shown}")
-    if refused:
-        notes.append(
-            "the grader refused what could reach into the grader (no points taken): "
-            + "; ".join(refused)
-        )
-    noted = tuple(Evidence("the submission's process", f"refused: {what}") for what in refused)
     if problems is None and not notes:
         return Criterion("packaging", CRITERIA["packaging"], 0, 0, "not checked (not a zip)")
     if not problems:
         summary = "; ".join(notes) if notes else "zip name and contents fine"
-        return Criterion("packaging", CRITERIA["packaging"], 0, 0, summary, noted)
-    evidence = tuple(Evidence("the submitted zip", p) for p in problems) + noted
+        return Criterion("packaging", CRITERIA["packaging"], 0, 0, summary)
+    evidence = tuple(Evidence("the submitted zip", p) for p in problems)
     summary = "; ".join([*problems, *notes]) + (
         f" (-{rubric.packaging_penalty})" if rubric.packaging_penalty else ""
     )
@@ -457,7 +450,7 @@ def score(
     """The rubric's points for ``session``; ``packaging`` lists zip problems (None: not a zip),
     ``late`` is Canvas's LATE flag (None: unknown), ``also`` the files handed in that the
     homework does not name."""
-    pack = _packaging(rubric, packaging, also, session.refused)
+    pack = _packaging(rubric, packaging, also)
     if session.load_error is not None:
         zeros = zero_criteria(rubric, session.load_error)[: len(GRADED) + len(rubric.checks)]
         tactics = tuple(

@@ -517,18 +517,8 @@ def run_session(
     tactical probes are then positions it solves, each with every move's outcome for scoring
     to judge by."""
     spawner = spawn or default_spawner(source_dir, assignment, plan.limits)
-    started: list[PlayerProcess] = []
-
-    def spawn_kept(child_seed: int) -> PlayerProcess:
-        """The process, kept so that what its runner refused reaches the report."""
-        started.append(spawner(child_seed))
-        return started[-1]
-
-    def refused() -> tuple[str, ...]:
-        return tuple(dict.fromkeys(w for proc in started for w in getattr(proc, "refused", ())))
-
     referee = Referee(
-        spawn_kept,
+        spawner,
         assignment,
         plan,
         seed,
@@ -546,9 +536,7 @@ def run_session(
     positions = assignment.pack.probes(assignment.variant, seed, counts)
     probes, load_error, import_printed = referee.ask(positions)
     if load_error is not None:
-        return replace(
-            base, load_error=load_error, import_printed=import_printed, refused=refused()
-        )
+        return replace(base, load_error=load_error, import_printed=import_printed)
     found = tactic_positions(assignment.pack, assignment.variant, seed, plan.tactics, exact)
     asked, _, _ = referee.ask([probe.position for probe in found], "tactic")
     tactics = tuple(zip(found, asked, strict=False))
@@ -563,6 +551,5 @@ def run_session(
         probes=tuple(probes),
         tactics=tactics,
         checks=checks,
-        refused=refused(),
         warnings=_source_warnings(source_dir, assignment.main_file),
     )
