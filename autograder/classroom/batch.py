@@ -74,6 +74,7 @@ GRADES_COLUMNS = (
     "late",
     "status",
     "reason",
+    "needs_look",
     "canvas_id",
     "name",
     "source",
@@ -266,6 +267,7 @@ def _graded_record(entry: Entry, grade: Grade, seconds: float) -> Record:
         note=entry.note,
         summaries={c.id: c.summary for c in grade.criteria},
         tallies={c.id: list(c.tally) for c in grade.criteria if c.tally is not None},
+        needs_look=[finding.text() for finding in grade.looks],
     )
 
 
@@ -744,6 +746,17 @@ def _result(
         return _failed(entry, err, rubric)
 
 
+def _looks_cell(looks: list[str]) -> str:
+    """The grade sheet's ``needs_look``: how many findings, and the first few."""
+    if not looks:
+        return ""
+    more = f"; and {len(looks) - _LOOKS_IN_CELL} more" if len(looks) > _LOOKS_IN_CELL else ""
+    return f"{len(looks)}: " + "; ".join(looks[:_LOOKS_IN_CELL]) + more
+
+
+_LOOKS_IN_CELL = 3
+
+
 def write_grades_csv(records: Sequence[Record], path: Path) -> None:
     """``grades.csv``: one row per student, a column per criterion id (KIT_SPEC §6), and one
     per criterion of the game's own (the book's boards) or optional one (tactics, late
@@ -765,6 +778,7 @@ def write_grades_csv(records: Sequence[Record], path: Path) -> None:
                 "yes" if r.late else "no",
                 r.status,
                 csv_cell(r.reason),
+                csv_cell(_looks_cell(r.needs_look)),
                 r.canvas_id or "",
                 csv_cell(r.name or ""),
                 csv_cell(r.source),

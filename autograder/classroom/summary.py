@@ -95,6 +95,7 @@ class _Summary:
     pages: tuple[tuple[str, str, str, bool], ...] = ()  # (id, who, score, graded) per student
     board: tuple[str, ...] = ()  # the leaderboard's figures, the first ranks
     ranking: tuple[tuple[str, ...], ...] = ()  # rank, student, then each figure
+    looks: tuple[tuple[str, str], ...] = ()  # (student, finding) of the scan: needs a look
 
 
 def _maxima(rubric: Rubric) -> dict[str, int]:
@@ -243,6 +244,7 @@ def _summarise(
         ),
         board=rubric.leaderboard,
         ranking=_ranking(graded, rubric.leaderboard),
+        looks=tuple((_who(r), line) for r in ordered for line in r.needs_look),
     )
 
 
@@ -284,6 +286,10 @@ _HISTOGRAM_NOTE = (
     "the last bar includes the maximum."
 )
 _ALL_NORMAL = "Every submission was graded normally."
+_LOOK_NOTE = (
+    "Code that hides what it runs or reaches into the grader's runner, found by reading the "
+    "files handed in; no points were taken for it. Read it before the grades go out."
+)
 _LEADERBOARD_NOTE = (
     "Graded students ranked by {first} (the rubric's [leaderboard]); a figure that was not "
     "measured for a student is blank, and ranks last."
@@ -354,6 +360,9 @@ def _markdown(s: _Summary) -> str:
         )
     else:
         out.append(_ALL_NORMAL)
+    if s.looks:
+        out += ["", "## Needs a look", "", _LOOK_NOTE, ""]
+        out += _md_table(["student", "code"], [[md_cell(w), md_cell(x)] for w, x in s.looks])
     if s.board:
         out += ["", "## Leaderboard", "", _LEADERBOARD_NOTE.format(first=s.board[0]), ""]
         out += _md_table(
@@ -466,6 +475,10 @@ def _html(s: _Summary, svg: str) -> str:
         )
     else:
         abnormal = f"<p>{e(_ALL_NORMAL)}</p>"
+    looks = ""
+    if s.looks:
+        table = _html_table(["student", "code"], [[e(w), e(x)] for w, x in s.looks], set())
+        looks = f"<h2>Needs a look</h2>\n<p>{e(_LOOK_NOTE)}</p>\n{table}\n"
     bins = _html_table(["score", "students"], [[e(b.label), str(b.count)] for b in s.bins], {1})
     pages = _html_table(
         ["student", "score", "feedback"],
@@ -524,7 +537,7 @@ def _html(s: _Summary, svg: str) -> str:
 {slowest}
 <h2>Did not grade normally</h2>
 {abnormal}
-{board}<h2>Each student's feedback</h2>
+{looks}{board}<h2>Each student's feedback</h2>
 {pages}
 </body>
 </html>

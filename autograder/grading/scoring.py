@@ -12,6 +12,7 @@ from dataclasses import dataclass, replace
 
 from autograder.games.pack import move_marks
 from autograder.games.tactics import MISSED, SOONER, UNSURE, judge
+from autograder.grading.needs_look import Finding
 from autograder.grading.rubric import PhasePoints, Rubric, Tier
 from autograder.play.host import Status
 from autograder.play.records import SHOWN_BEFORE, Call, Checked, Session
@@ -74,6 +75,7 @@ class Grade:
     session: Session
     rubric: Rubric
     criteria: tuple[Criterion, ...]
+    looks: tuple[Finding, ...] = ()  # code that needs a person's look: reported, no points
 
     @property
     def score(self) -> float:
@@ -446,10 +448,11 @@ def score(
     packaging: list[str] | None = None,
     late: bool | None = None,
     also: tuple[str, ...] = (),
+    looks: tuple[Finding, ...] = (),
 ) -> Grade:
     """The rubric's points for ``session``; ``packaging`` lists zip problems (None: not a zip),
     ``late`` is Canvas's LATE flag (None: unknown), ``also`` the files handed in that the
-    homework does not name."""
+    homework does not name, ``looks`` the code that needs a look (kept, never scored)."""
     pack = _packaging(rubric, packaging, also)
     if session.load_error is not None:
         zeros = zero_criteria(rubric, session.load_error)[: len(GRADED) + len(rubric.checks)]
@@ -468,6 +471,7 @@ def score(
             session,
             rubric,
             (*zeros, *tactics, _output(session, rubric), pack, *_late(rubric, late)),
+            looks,
         )
     criteria = (
         _phase_criterion(
@@ -507,4 +511,4 @@ def score(
         pack,
         *_late(rubric, late),
     )
-    return Grade(session, rubric, criteria)
+    return Grade(session, rubric, criteria, looks)
