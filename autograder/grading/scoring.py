@@ -141,10 +141,12 @@ def _tier(tiers: tuple[Tier, ...], fits: Callable[[Tier], bool]) -> int:
 
 
 def _time(session: Session, rubric: Rubric) -> Criterion:
-    """The tier of the slowest answered call, on the clock the host judged it by (its own time
-    where measured, else wall time); any call stopped at the hard limit, or not run after the
-    allowance of timeouts was used up, earns none. The evidence names every stopped call and
-    the slowest answered ones, with wall and CPU time; a call not run is never named."""
+    """The tier of the slowest move (the course's rubric: "AI selects a move in 5 or fewer
+    seconds"), on the clock the host judged it by (its own time where measured, else wall
+    time); a call stopped at the hard limit was the slowest, and earns none. A call not run
+    (the grader gave up, or ran out of time for this submission) is no evidence either way:
+    the answered ones decide. The evidence names every stopped call and the slowest answered
+    ones, with wall and CPU time; a call not run is never named."""
     best = rubric.max_points("time")
     doing = session.assignment.pack.move_call
     limit = rubric.limits.call_seconds
@@ -157,7 +159,7 @@ def _time(session: Session, rubric: Rubric) -> Criterion:
     slowest = max(answered, key=lambda c: c.judged) if answered else None
     points = (
         0
-        if stopped or skipped or slowest is None
+        if stopped or slowest is None
         else _tier(rubric.time_tiers, lambda t: slowest.judged <= t.limit)
     )
     parts = []
