@@ -79,7 +79,7 @@ def scan(sources: Mapping[str, str]) -> tuple[Finding, ...]:
         for line, what in _Scanner(tree).findings():
             finding = Finding(admit(name, "file"), line, admit(what, "note"), _where(text, line))
             found.setdefault((name, line, what), finding)
-    return tuple(found.values())
+    return tuple(sorted(found.values(), key=lambda f: (f.file, f.line, f.what)))
 
 
 def _where(text: str, line: int) -> str:
