@@ -451,6 +451,8 @@ class Referee:
                         {"op": "check", **check.request}, limits.call_seconds, check.kind
                     )
                     self.budget.record(reply)
+                    if reply.ok:
+                        self.budget.answered()
                     verdict, seconds, printed = (
                         judge_check(check, reply),
                         reply.seconds,
