@@ -5,6 +5,7 @@ finding on the kit's starters, answer keys, solutions or example classes."""
 from __future__ import annotations
 
 import csv
+import dataclasses
 import io
 import json
 import textwrap
@@ -12,14 +13,18 @@ import zipfile
 from pathlib import Path
 
 import pytest
+from rich.console import Console
 
 from autograder.classroom.batch import write_grades_csv
 from autograder.classroom.notebook import from_notebook
 from autograder.classroom.records import STATUS_GRADED, Record
 from autograder.classroom.summary import write_summary
+from autograder.grading.html import feedback_html
 from autograder.grading.needs_look import scan
+from autograder.grading.report import NEEDS_LOOK, markdown, results_json, terminal
 from tests.conftest import ROOT, course_rubric
 from tests.corpus import ATTACKS, FORGERS, Context
+from tests.test_report import _grade as _report_grade
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -293,3 +298,24 @@ def test_the_grade_sheet_and_the_summary_list_who_needs_a_look(tmp_path: Path) -
     nobody.mkdir()
     write_summary([records[0]], nobody, "class", rubric=course_rubric())
     assert "Needs a look" not in (nobody / "summary.md").read_text()
+
+
+def test_every_report_of_a_student_shows_what_needs_a_look() -> None:
+    """The terminal, Markdown, HTML and results.json reports each carry the section, escaped
+    for their format, with the score untouched."""
+    grade = _report_grade()
+    looks = scan({"game.py": "import zlib\nexec(zlib.decompress(b'<b>'))\n"})
+    looked = dataclasses.replace(grade, looks=looks)
+    line = "game.py line 2: runs decoded code: exec() of zlib.decompress(...)"
+    console = Console(file=io.StringIO(), width=200)
+    terminal(looked, console=console)
+    assert "needs a look (no points taken)" in console.file.getvalue()  # type: ignore[attr-defined]
+    assert line in console.file.getvalue()  # type: ignore[attr-defined]
+    assert f"## {NEEDS_LOOK}" in markdown(looked) and line in markdown(looked)
+    assert f"<h2>{NEEDS_LOOK}</h2>" in feedback_html(looked) and line in feedback_html(looked)
+    results = results_json(looked)
+    assert results["extra_data"]["needs_look"] == [line]
+    assert f"{NEEDS_LOOK}: {line}" in results["output"]
+    assert results["score"] == results_json(grade)["score"]
+    assert NEEDS_LOOK not in markdown(grade)
+    assert "needs_look" not in results_json(grade)["extra_data"]
