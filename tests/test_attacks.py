@@ -44,6 +44,7 @@ from tests.corpus import (
     FORGERS,
     HONEST,
     LONG_CLASS_NAME,
+    LOOK,
     PATIENT_RUBRIC,
     Attack,
     Context,
@@ -368,19 +369,32 @@ def test_patching_the_grader_from_inside_changes_no_game(name: str, arena: Arena
     assert games == expected
 
 
+LOOKED_AT = (
+    *FORGERS,
+    "silences-the-runner",
+    "hides-its-code-compressed",
+    "reaches-into-the-grader-by-other-means",
+    "remounts-and-unshares-to-escape",
+)
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize("name", FORGERS)
-def test_a_forger_inside_the_child_is_in_sight_of_the_grader(name: str, arena: Arena) -> None:
-    """Its extra files are listed under packaging, and each introspection the audit hook
-    refused is named there, one evidence line each."""
+@pytest.mark.parametrize("name", [_param(n) for n in LOOKED_AT])
+def test_code_that_reaches_into_the_runner_is_listed_under_needs_a_look(
+    name: str, arena: Arena
+) -> None:
+    """Nothing inside the process refuses it: the grader reads the source, and each report
+    lists what it found, a line each, with no points taken (results.json's output and
+    extra_data; the forgers' extra files are listed under packaging too)."""
     run, _ = arena.check(name)
     assert run.results is not None
-    packaging = {t["tags"][0]: t["output"] for t in run.results["tests"]}["packaging"]
+    found = run.results["extra_data"]["needs_look"]
+    assert found and all(line.startswith(("game.py line ", "_forge.py line ")) for line in found)
+    assert all(f"{LOOK}{line}" in run.results["output"] for line in found)
+    assert "needs a look (no points taken)" in run.stdout
     if ATTACKS[name].assignment == "board-abc":
+        packaging = {t["tags"][0]: t["output"] for t in run.results["tests"]}["packaging"]
         assert "also handed in: _forge.py, _ref/board.py, _ref/connectfour.py" in packaging
-    if "signal" not in name:
-        for what in ("sys._getframe", "traceback.tb_frame", "gc.get_objects"):
-            assert "refused: " in packaging and what in packaging
 
 
 # ---- archives: refused by ``check`` in one line ---------------------------------------------

@@ -35,6 +35,7 @@ GRADES_COLUMNS = (
     "late",
     "status",
     "reason",
+    "needs_look",
     "canvas_id",
     "name",
     "source",
@@ -86,6 +87,17 @@ def check_output(out: Path, students: int) -> None:
         )
 
 
+_LOOKS_IN_CELL = 3
+
+
+def _looks_cell(looks: list[str]) -> str:
+    """The grade sheet's ``needs_look``: how many findings, and the first few."""
+    if not looks:
+        return ""
+    more = f"; and {len(looks) - _LOOKS_IN_CELL} more" if len(looks) > _LOOKS_IN_CELL else ""
+    return f"{len(looks)}: " + "; ".join(looks[:_LOOKS_IN_CELL]) + more
+
+
 def write_grades_csv(records: Sequence[Record], path: Path) -> None:
     """``grades.csv``: one row per student, a column per criterion id (KIT_SPEC §6), and one
     per criterion of the game's own (the book's boards) or optional one (tactics, late
@@ -107,6 +119,7 @@ def write_grades_csv(records: Sequence[Record], path: Path) -> None:
                 "yes" if r.late else "no",
                 r.status,
                 csv_cell(r.reason),
+                csv_cell(_looks_cell(r.needs_look)),
                 r.canvas_id or "",
                 csv_cell(r.name or ""),
                 csv_cell(r.source),

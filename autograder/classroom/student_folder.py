@@ -128,6 +128,7 @@ def _graded_record(entry: Entry, grade: Grade, seconds: float) -> Record:
         note=entry.note,
         summaries={c.id: c.summary for c in grade.criteria},
         tallies={c.id: list(c.tally) for c in grade.criteria if c.tally is not None},
+        needs_look=[finding.text() for finding in grade.looks],
     )
 
 

@@ -71,6 +71,7 @@ class _Summary:
     pages: tuple[tuple[str, str, str, bool], ...] = ()  # (id, who, score, graded) per student
     board: tuple[str, ...] = ()  # the leaderboard's figures, the first ranks
     ranking: _Table | None = None  # rank, student, then each figure; None: no leaderboard
+    looks: _Table | None = None  # (student, finding) of the scan: needs a look; None: none
 
 
 def _maxima(rubric: Rubric) -> dict[str, int]:
@@ -204,6 +205,12 @@ def _abnormal(ordered: Sequence[Record]) -> _Table:
     return _Table(("student", "status", "reason"), rows, empty=_ALL_NORMAL)
 
 
+def _looks(ordered: Sequence[Record]) -> _Table | None:
+    """The findings of the scan of the files handed in, a row each; None when there are none."""
+    rows = tuple((_who(r), line) for r in ordered for line in r.needs_look)
+    return _Table(("student", "code"), rows) if rows else None
+
+
 def _summarise(
     records: Sequence[Record], title: str, rubric: Rubric, notes: Sequence[str]
 ) -> _Summary:
@@ -239,6 +246,7 @@ def _summarise(
         ),
         board=rubric.leaderboard,
         ranking=_ranking(graded, rubric.leaderboard),
+        looks=_looks(ordered),
     )
 
 
@@ -281,6 +289,10 @@ _HISTOGRAM_NOTE = (
 )
 _ALL_NORMAL = "Every submission was graded normally."
 _NONE_TIMED = "No move was timed."
+_LOOK_NOTE = (
+    "Code that hides what it runs or reaches into the grader's runner, found by reading the "
+    "files handed in; no points were taken for it. Read it before the grades go out."
+)
 _LEADERBOARD_NOTE = (
     "Graded students ranked by {first} (the rubric's [leaderboard]); a figure that was not "
     "measured for a student is blank, and ranks last."
@@ -343,6 +355,8 @@ def _markdown(s: _Summary) -> str:
     out += _md_table(s.passes)
     out += ["", "## Slowest submissions", "", *_md_table(s.slowest)]
     out += ["", "## Did not grade normally", "", *_md_table(s.abnormal)]
+    if s.looks is not None:
+        out += ["", "## Needs a look", "", _LOOK_NOTE, "", *_md_table(s.looks)]
     if s.ranking is not None:
         out += ["", "## Leaderboard", "", _LEADERBOARD_NOTE.format(first=s.board[0]), ""]
         out += _md_table(s.ranking)
@@ -442,9 +456,11 @@ def _html_sections(s: _Summary) -> tuple[str, str]:
     """The warnings and the leaderboard, each with its heading; "" for one there is none of."""
     e = html.escape
     board = ""
+    if s.looks is not None:
+        board = f"<h2>Needs a look</h2>\n<p>{e(_LOOK_NOTE)}</p>\n{_html_table(s.looks)}\n"
     if s.ranking is not None:
         note = e(_LEADERBOARD_NOTE.format(first=s.board[0]))
-        board = f"<h2>Leaderboard</h2>\n<p>{note}</p>\n{_html_table(s.ranking)}\n"
+        board += f"<h2>Leaderboard</h2>\n<p>{note}</p>\n{_html_table(s.ranking)}\n"
     warnings = ""
     if s.warnings:
         items = "\n".join(f"<li>{e(w)}</li>" for w in s.warnings)

@@ -18,11 +18,14 @@ from typing import Any
 from autograder.games.pack import Assignment, must_pass
 from autograder.games.svg import SVG_JS, board_svg
 from autograder.grading.report import (
+    LOOK_NOTE,
+    NEEDS_LOOK,
     REPRODUCE,
     Feedback,
     drift_lines,
     extras_sections,
     header_lines,
+    look_lines,
     plies_printed,
     ply_window,
     skipped_text,
@@ -285,6 +288,9 @@ def feedback_html(feedback: Feedback, plies: int | None = None, pictures: int | 
     if drift:
         out.append("<h2>Your board drifted from the referee's</h2>")
         out.append("<ul>" + "".join(f"<li>{escape(line)}</li>" for line in drift) + "</ul>")
+    if grade.looks:
+        out.append(f"<h2>{escape(NEEDS_LOOK)}</h2><p>{escape(LOOK_NOTE)}</p>")
+        out.append("<ul>" + "".join(f"<li>{escape(x)}</li>" for x in look_lines(grade)) + "</ul>")
     games = game_frames(grade, plies)
     if games:
         out.append("<h2>The games, move by move</h2>")

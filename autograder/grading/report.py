@@ -21,6 +21,9 @@ __all__ = [
     "Feedback",
     "header_lines",
     "drift_lines",
+    "look_lines",
+    "LOOK_NOTE",
+    "NEEDS_LOOK",
     "evidence_text",
     "extras_sections",
     "terminal",
@@ -195,6 +198,23 @@ def drift_lines(grade: Grade) -> list[str]:
 
 
 REPRODUCE = "Reproduce this grade with:"
+NEEDS_LOOK = "Needs a look (no points taken)"
+LOOK_NOTE = (
+    "This code hides what it runs or reaches into the grader's runner; a person will read it. "
+    "Nothing was taken off for it."
+)
+
+
+_LOOKS_SHOWN = 20  # findings listed in a report; the rest are counted
+
+
+def look_lines(grade: Grade) -> list[str]:
+    """One line per finding of the scan of the files handed in (``grading/needs_look.py``),
+    the first :data:`_LOOKS_SHOWN`, then how many more."""
+    lines = [finding.text() for finding in grade.looks[:_LOOKS_SHOWN]]
+    if len(grade.looks) > _LOOKS_SHOWN:
+        lines.append(f"... and {len(grade.looks) - _LOOKS_SHOWN} more")
+    return lines
 
 
 def terminal(feedback: Feedback, console: Any = None) -> None:
@@ -231,6 +251,10 @@ def terminal(feedback: Feedback, console: Any = None) -> None:
         console.rule("your board drifted from the referee's")
         for line in drift:
             console.print(line, markup=False, highlight=False, soft_wrap=True)
+    if grade.looks:
+        console.rule(NEEDS_LOOK.lower())
+        for line in [LOOK_NOTE, *look_lines(grade)]:
+            console.print(line, markup=False, highlight=False, soft_wrap=True)
     for ident, summary, evidence in extras_sections(extras, _render(grade)):
         console.rule(f"beyond the rubric, no points: {ident}")
         console.print(summary, markup=False, highlight=False, soft_wrap=True)
@@ -264,6 +288,9 @@ def markdown(feedback: Feedback) -> str:
     if drift:
         out += ["", "## Your board drifted from the referee's", ""]
         out += [f"- {md_cell(d)}" for d in drift]
+    if grade.looks:
+        out += ["", f"## {NEEDS_LOOK}", "", LOOK_NOTE, ""]
+        out += [f"- {md_cell(line)}" for line in look_lines(grade)]
     for ident, summary, evidence in extras_sections(extras, _render(grade)):
         out += ["", f"## Beyond the rubric, no points: {ident}", "", md_cell(summary), ""]
         for item in evidence:
@@ -379,6 +406,8 @@ def results_json(feedback: Feedback, plies: int | None = None) -> dict[str, Any]
         for ident, summary, evidence in extras_sections(extras, _render(grade))
     ]
     footer = [f"{REPRODUCE} {reproduce}"] if reproduce else []
+    if grade.looks:
+        footer = [f"{NEEDS_LOOK}: {line}" for line in look_lines(grade)] + footer
     board = leaderboard(grade, extras, grade.rubric.leaderboard)
     return {
         "score": grade.score,
@@ -386,7 +415,10 @@ def results_json(feedback: Feedback, plies: int | None = None) -> dict[str, Any]
         "visibility": "visible",
         "stdout_visibility": grade.rubric.visible("stdout"),
         "tests": tests,
-        "extra_data": {"games": games_data(grade, plies)},
+        "extra_data": {
+            "games": games_data(grade, plies),
+            **({"needs_look": look_lines(grade)} if grade.looks else {}),
+        },
         **({"leaderboard": board} if grade.rubric.leaderboard else {}),
     }
 

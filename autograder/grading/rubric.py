@@ -54,12 +54,13 @@ OPTIONS: dict[tuple[str, str], tuple[type, str]] = {
     ("limits", "import_seconds"): (float, "importing the submission, and constructing the player"),
     ("limits", "timeouts_before_giving_up"): (
         int,
-        "after this many timeouts the remaining calls count as timeouts without waiting",
+        "when more than this many calls in a row were stopped at the limit, the remaining "
+        "calls are not run (and not judged)",
     ),
     ("limits", "submission_seconds"): (
         float,
-        "wall time for grading one submission; past it the remaining calls count as timeouts "
-        "(stretched once by the load per core, when above 1, as the backstop is)",
+        "wall time for grading one submission; past it the remaining calls are not run (and "
+        "not judged) (stretched once by the load per core, when above 1, as the backstop is)",
     ),
     ("limits", "memory_mb"): (
         int,

@@ -131,8 +131,6 @@ class Session:
     protections: tuple[str, ...] = ()  # the sandbox layers that were active, for the report
     tactics: tuple[tuple[Probe, Call], ...] = ()  # (the probe, the call) for each tactical probe
     checks: tuple[Checked, ...] = ()  # the pack's checks, where it has any
-    # introspection the runner refused (its audit hook), for the report
-    refused: tuple[str, ...] = ()
     warnings: tuple[str, ...] = ()  # about the submission's files, for every report's header
 
     @property

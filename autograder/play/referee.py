@@ -173,6 +173,8 @@ class Referee:
         busy = busy_note(self.load()) if reply.status is Status.TIMEOUT and reply.by_wall else None
         if busy is None:
             self.budget.record(reply)
+        if reply.ok:
+            self.budget.answered()
         call = replace(
             judge(self.assignment, where, pos, reply), child_seed=proc.launch.seed, busy=busy
         )
@@ -208,9 +210,16 @@ class Referee:
         """``ask_move``; a call the wall clock stopped while the machine was busy is asked again
         alone (same position, same seed, a fresh process, no other call of this grader beside
         it) before it counts: answered, the second call stands (its move, its time); else the
-        timeout is confirmed. Returns the call and the process to go on with (the fresh one
-        after asking again)."""
-        call = self.ask_move(proc, where, pos, before)
+        timeout is confirmed. A process a stopped call ended is replaced first: a fresh player,
+        made on ``pos``, is asked (a game goes on after a stopped move). Returns the call and the
+        process to go on with (the fresh one after asking again)."""
+        if proc.dead is not None and proc.dead.status is Status.TIMEOUT:
+            if self.budget.exhausted:
+                return self._skipped(where, pos), proc
+            proc.close()
+            call, proc = self._fresh(where, pos, proc.launch.seed)
+        else:
+            call = self.ask_move(proc, where, pos, before)
         if call.busy is None or call.child_seed is None:
             return call, proc
         proc.close()
@@ -240,6 +249,17 @@ class Referee:
         if not reply.ok:
             return judge(self.assignment, where, pos, reply), proc
         return self.ask_move(proc, where, pos, [(reply, construct)]), proc
+
+    def _played_for(self, call: Call, game: str, ply: int) -> Call:
+        """A stopped move, with a random legal move from the grader's seeded generator played
+        for it: the game goes on, and the call stays a time fault only (scoring judges rules,
+        state and format on answered calls)."""
+        pack = self.assignment.pack
+        rng = random.Random(f"stand-in:{game}:{ply}")
+        move = pack.opponents["random"][1](call.position, rng)
+        shown = pack.student_move(move)
+        error = f"{call.error}; a random legal move was played for it: {shown!r}"
+        return replace(call, move=move, raw=shown, error=error)
 
     def game(
         self,
@@ -297,26 +317,31 @@ class Referee:
                     )
                     told.played(side, theirs)
                 else:
-                    sync = proc.request(
-                        told.sync(pack.state(record.pos)),
-                        max(limits.call_seconds - sum(r.judged for r, _ in before), 0.0),
-                        "place_piece/opponent_move",
-                    )
-                    before.append((sync, "place_piece/opponent_move"))
-                    record.printed.append(sync.printed)
-                    if not sync.ok:
-                        return record.end("loss", sync.detail)
-                    said = sync.data.get("notes")
-                    if isinstance(said, list):  # the driver's list of what went wrong, if any
-                        record.notes.extend(
-                            f"before ply {record.plies + 1}: {n}" for n in said[:_NOTES_KEPT]
+                    if proc.dead is not None:  # a stopped move ended it: ``_asked`` starts afresh
+                        told = Told(record.ai)
+                    else:
+                        sync = proc.request(
+                            told.sync(pack.state(record.pos)),
+                            max(limits.call_seconds - sum(r.judged for r, _ in before), 0.0),
+                            "place_piece/opponent_move",
                         )
+                        before.append((sync, "place_piece/opponent_move"))
+                        record.printed.append(sync.printed)
+                        if not sync.ok:
+                            return record.end("loss", sync.detail)
+                        said = sync.data.get("notes")
+                        if isinstance(said, list):  # the driver's list of what went wrong
+                            record.notes.extend(
+                                f"before ply {record.plies + 1}: {n}" for n in said[:_NOTES_KEPT]
+                            )
                     where = (
                         f"{label} {number} (you played {self._colour(record.ai)}), "
                         f"move {len(record.calls) + 1}"
                     )
                     call, proc = self._asked(proc, where, record.pos, before)
                     before = []
+                    if call.status is Status.TIMEOUT and not call.skipped:
+                        call = self._played_for(call, f"{label}:{self.seed}:{number}", record.plies)
                     record.calls.append(call)
                     record.moves.append(call_ply(pack, record.ai, record.pos, call))
                     if call.move is None:
@@ -426,6 +451,8 @@ class Referee:
                         {"op": "check", **check.request}, limits.call_seconds, check.kind
                     )
                     self.budget.record(reply)
+                    if reply.ok:
+                        self.budget.answered()
                     verdict, seconds, printed = (
                         judge_check(check, reply),
                         reply.seconds,
@@ -517,18 +544,8 @@ def run_session(
     tactical probes are then positions it solves, each with every move's outcome for scoring
     to judge by."""
     spawner = spawn or default_spawner(source_dir, assignment, plan.limits)
-    started: list[PlayerProcess] = []
-
-    def spawn_kept(child_seed: int) -> PlayerProcess:
-        """The process, kept so that what its runner refused reaches the report."""
-        started.append(spawner(child_seed))
-        return started[-1]
-
-    def refused() -> tuple[str, ...]:
-        return tuple(dict.fromkeys(w for proc in started for w in getattr(proc, "refused", ())))
-
     referee = Referee(
-        spawn_kept,
+        spawner,
         assignment,
         plan,
         seed,
@@ -546,9 +563,7 @@ def run_session(
     positions = assignment.pack.probes(assignment.variant, seed, counts)
     probes, load_error, import_printed = referee.ask(positions)
     if load_error is not None:
-        return replace(
-            base, load_error=load_error, import_printed=import_printed, refused=refused()
-        )
+        return replace(base, load_error=load_error, import_printed=import_printed)
     found = tactic_positions(assignment.pack, assignment.variant, seed, plan.tactics, exact)
     asked, _, _ = referee.ask([probe.position for probe in found], "tactic")
     tactics = tuple(zip(found, asked, strict=False))
@@ -563,6 +578,5 @@ def run_session(
         probes=tuple(probes),
         tactics=tactics,
         checks=checks,
-        refused=refused(),
         warnings=_source_warnings(source_dir, assignment.main_file),
     )
