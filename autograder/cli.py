@@ -71,10 +71,12 @@ from autograder.grading.report import markdown, results_json_text, terminal
 from autograder.grading.rubric import ExtraOptions, Rubric, load_rubric
 from autograder.grading.similarity import Settings
 from autograder.grading.tournament import (
+    RATING,
     Standing,
     leaderboard_csv,
     leaderboard_html,
     leaderboard_json,
+    leaderboard_text,
     pair_file,
     rate,
 )
@@ -521,7 +523,6 @@ def _tournament(args: argparse.Namespace) -> int:
     assignment = _assignment(args.assignment)
     rubric = load_rubric(args.rubric, assignment.pack)
     out = Path(args.out)
-    rate([], [])  # the rating library is there, or one line says how to install it
     if args.format == "swiss" and args.rounds < 1:
         raise GraderError("--format swiss needs --rounds N, at least 1")
     if args.format != "swiss" and args.rounds:
@@ -583,6 +584,7 @@ def _tournament(args: argparse.Namespace) -> int:
     written = _write_tournament(
         table, result.games, players, assignment, out, args, result.workers, left_out
     )
+    print(leaderboard_text(table), end="")
     for path in written:
         print(path)
     for problem in result.failed:
@@ -674,8 +676,7 @@ def _write_tournament(
         ["--rubric", args.rubric] if args.rubric else [],
     )
     lines = [
-        f"{len(players)} players, {len(games)} games, {form}, seed {args.seed}; rating: "
-        "OpenSkill (Plackett-Luce), mu - 3 sigma, games rated in the schedule's order",
+        f"{len(players)} players, {len(games)} games, {form}, seed {args.seed}; rating: {RATING}",
         "An illegal move, a crash, a timeout or a broken protocol loses that game (a forfeit).",
         *(f"played on {machine}: {layers}" for machine, layers in workers),
         *(f"did not play: {why}" for why in left_out),
@@ -783,7 +784,8 @@ def build_parser() -> argparse.ArgumentParser:
         "tournament",
         help="every student's AI against every other's, rated, with replays",
         description="Play the class's AIs against one another (each sandboxed, the rubric's "
-        "limits, the kit's referee between them), both colours, and rate them with OpenSkill. "
+        "limits, the kit's referee between them), both colours, from several openings, and "
+        "rate them on all the games at once (Bradley-Terry). "
         "Writes leaderboard.csv, leaderboard.json, leaderboard.html and a replay page per "
         "pair; each game is saved as it ends, so the same command again plays only what is "
         "missing. Changes no grade.",

@@ -4,7 +4,10 @@ class's tournament (the solution first, the starter last)."""
 from __future__ import annotations
 
 import csv
+import io
 import json
+import math
+import random
 import shutil
 from pathlib import Path
 
@@ -14,7 +17,12 @@ from autograder.classroom.tournament import kit_players, round_robin, swiss_roun
 from autograder.errors import GraderError
 from autograder.games import find_assignment
 from autograder.grading.rubric import load_rubric
-from autograder.grading.tournament import leaderboard_csv, leaderboard_html, rate
+from autograder.grading.tournament import (
+    leaderboard_csv,
+    leaderboard_html,
+    leaderboard_text,
+    rate,
+)
 from tests.conftest import COURSE_TOML, ROOT, TEEKO
 
 EXAMPLES = ROOT / "examples" / "submissions"
@@ -85,22 +93,111 @@ def test_the_table_ranks_the_player_who_won_everything_first_and_counts_forfeits
     a, c, b = table
     assert (a.wins, a.draws, a.losses) == (4, 0, 0)
     assert (b.wins, b.draws, b.losses, b.forfeits) == (0, 1, 3, 1)
-    assert a.sigma < 8.34 and a.rating == pytest.approx(a.mu - 3 * a.sigma, abs=0.01)
+    assert a.rating > c.rating > b.rating and 0 < a.error < 400  # finite, for all its wins
     assert rate(players, games) == table  # the same games, the same table
 
 
-def test_rank_bands_give_points_to_students_by_place_among_students(tmp_path):
+def _league(strengths: dict[str, float], rounds: int, seed: int) -> list[dict]:
+    """Every pair ``rounds`` times in each colour, won with the odds of the two players'
+    Bradley-Terry strengths (a draw now and then)."""
+    rng = random.Random(seed)
+    games = []
+    for n in range(rounds):
+        for a in strengths:
+            for b in strengths:
+                if a == b:
+                    continue
+                p = 1 / (1 + math.exp(strengths[b] - strengths[a]))
+                draw = rng.random() < 0.1
+                winner = None if draw else a if rng.random() < p else b
+                games.append(dict(_game(a, b, winner), round=n + 1))
+    return games
+
+
+def test_the_table_is_the_same_for_any_order_of_the_same_games():
+    strengths = {f"p{n}": n / 3 for n in range(8)}
+    players = [(p, "student", "") for p in strengths]
+    games = _league(strengths, 2, seed=5)
+    table = rate(players, games)
+    text = (leaderboard_csv(table), leaderboard_text(table))
+    rng = random.Random(11)
+    for _ in range(6):
+        rng.shuffle(games)
+        again = rate(players, games)
+        assert again == table
+        assert (leaderboard_csv(again), leaderboard_text(again)) == text
+
+
+def test_a_win_against_the_strongest_counts_more_than_one_against_the_weakest():
+    """The issue's case: the depth-4 answer key (15 won, 2 lost) was put above the depth-8
+    solution (15 won, 1 lost) that beat it when games were rated one by one in the schedule's
+    order; fitted on all games at once, the solution is first whatever the order."""
+    others = [f"x{n}" for n in range(7)]
+    games = [_game("solution", "key", "solution"), _game("key", "solution", None)]
+    for n, other in enumerate(others):
+        games += [_game("solution", other, "solution"), _game(other, "solution", "solution")]
+        games += [_game("key", other, "key"), _game(other, "key", other if n < 1 else "key")]
+        for rival in others[n + 1 :]:
+            games += [_game(other, rival, other), _game(rival, other, other)]
+    players = [(p, "student", "") for p in ("key", "solution", *others)]
+    rng = random.Random(3)
+    for _ in range(20):
+        rng.shuffle(games)
+        table = rate(players, games)
+        assert [s.player for s in table[:2]] == ["solution", "key"]
+
+
+def test_players_the_games_cannot_tell_apart_show_the_ranks_they_could_hold():
+    strengths = {"top": 6.0, "a": 1.0, "b": 1.0, "c": 0.9, "last": -5.0}
+    players = [(p, "student", "") for p in strengths]
+    games = _league(strengths, 3, seed=2)
+    table = rate(players, games)
+    by = {s.player: s for s in table}
+    assert by["top"].rank == 1 and by["top"].could_be == "1" and by["top"].group == "1"
+    assert by["last"].could_be == "5" and by["last"].group == "5"
+    for middle in ("a", "b", "c"):
+        assert by[middle].could_be == "2-4" and by[middle].group == "2-4"
+    rows = {row["player"]: row for row in csv.DictReader(io.StringIO(leaderboard_csv(table)))}
+    assert rows["b"]["could_be"] == "2-4" and rows["top"]["could_be"] == "1"
+    text = leaderboard_text(table)
+    splits = [line for line in text.splitlines() if set(line) == {"-"}]
+    assert "2-4" in text and len(splits) == 2  # the games split the table twice
+    page = leaderboard_html("T", table, games, [])
+    assert page.count('<td class="n">2–4</td>') == 3 and page.count("student split") == 2
+
+
+def _bands(tmp_path: Path, bands: str):  # type: ignore[no-untyped-def]
     path = tmp_path / "course.toml"
-    bands = "[{ rank = 1, points = 5 }, { rank = 2, points = 2 }]"
     path.write_text(COURSE_TOML.read_text() + f"\n[tournament]\nbands = {bands}\n")
-    rubric = load_rubric(path, TEEKO)
+    return load_rubric(path, TEEKO).tournament_bands
+
+
+def test_rank_bands_give_points_to_students_by_place_among_students(tmp_path):
+    bands = _bands(tmp_path, "[{ rank = 1, points = 5 }, { rank = 2, points = 2 }]")
     players = [("kit-solution", "kit", ""), ("a", "student", ""), ("b", "student", "")]
-    games = [_game("kit-solution", "a", "kit-solution"), _game("a", "b", "a")]
-    games += [_game("kit-solution", "b", "kit-solution")]
-    table = rate(players, games, rubric.tournament_bands)
+    games = []
+    for _ in range(8):  # enough games to tell all three apart
+        games += [_game("kit-solution", "a", "kit-solution"), _game("a", "b", "a")]
+        games += [_game("kit-solution", "b", "kit-solution")]
+    table = rate(players, games, bands)
+    assert [s.group for s in table] == ["1", "2", "3"]
     assert [(s.player, s.points) for s in table] == [("kit-solution", None), ("a", 5), ("b", 2)]
     assert leaderboard_csv(table).splitlines()[0].endswith(",points")
     assert "points" not in leaderboard_csv(rate(players, games)).splitlines()[0]
+
+
+def test_rank_bands_give_players_the_games_cannot_tell_apart_the_same_points(tmp_path):
+    bands = _bands(tmp_path, "[{ rank = 1, points = 5 }, { rank = 2, points = 2 }]")
+    players = [("a", "student", ""), ("b", "student", ""), ("c", "student", "")]
+    close = [_game("a", "b", "a"), _game("b", "a", None)]  # a a little ahead of b: not apart
+    rest = []
+    for _ in range(8):
+        rest += [_game("a", "c", "a"), _game("b", "c", "b")]
+    table = rate(players, close + rest, bands)
+    assert [s.player for s in table] == ["a", "b", "c"]
+    assert [(s.group, s.points) for s in table] == [("1-2", 5), ("1-2", 5), ("3", 0)]
+    apart = rate(players, close * 12 + rest, bands)  # the same lead, twelve times over
+    assert [(s.group, s.points) for s in apart] == [("1", 5), ("2", 2), ("3", 0)]
 
 
 def test_a_band_without_points_is_one_sentence_naming_it(tmp_path):
