@@ -47,10 +47,12 @@ def _table(out: Path) -> list[dict[str, str]]:
 
 
 def quick_rubric(folder: Path) -> Path:
-    """The course's rubric with a short game: 40 plies, then a draw."""
+    """The course's rubric with a short game: 40 plies, then a draw; from the start only."""
     text = COURSE_TOML.read_text()
     path = folder / "quick.toml"
-    path.write_text(text.replace("ply_cap = 200", "ply_cap = 40", 1))
+    path.write_text(
+        text.replace("ply_cap = 200", "ply_cap = 40", 1) + "\n[tournament]\nopenings = 1\n"
+    )
     assert "ply_cap = 40" in path.read_text()
     return path
 
@@ -228,9 +230,9 @@ def test_a_rerun_plays_no_game_and_gives_the_same_table(tmp_path, run_cli):
     args = ["tournament", str(folder), "-a", "teeko2", "--out", str(out), "--with", "random,greedy"]
     first = run_cli(*args, "--jobs", "2")
     assert first.returncode == 0, first.stderr
-    assert "6 games played in" in first.stderr and "games per second" in first.stderr
+    assert "18 games played in" in first.stderr and "games per second" in first.stderr
     saved = {p.name: p.stat().st_mtime_ns for p in (out / "games").glob("*.json")}
-    assert len(saved) == 6
+    assert len(saved) == 18  # three players, three openings, both colours
     table = (out / "leaderboard.csv").read_text()
     rows = _table(out)
     assert rows[-1]["player"] == "lnguyen"  # the starter breaks the move phase
@@ -238,7 +240,7 @@ def test_a_rerun_plays_no_game_and_gives_the_same_table(tmp_path, run_cli):
     assert game["layers"] and game["frames"][0]["caption"] == "the start"
     again = run_cli(*args, "--jobs", "1", "--roster", str(ROOT / "examples" / "roster.csv"))
     assert again.returncode == 0, again.stderr
-    assert "0 games played in" in again.stderr and "6 were saved already" in again.stderr
+    assert "0 games played in" in again.stderr and "18 were saved already" in again.stderr
     assert {p.name: p.stat().st_mtime_ns for p in (out / "games").glob("*.json")} == saved
     names = {row["player"]: row["name"] for row in _table(out)}
     assert names["lnguyen"] == "Nguyen, Linh"  # as the roster spells it
@@ -258,6 +260,32 @@ def test_an_unknown_benchmark_is_one_sentence_listing_the_kits_players(tmp_path,
     assert done.returncode == 2
     assert "no player 'grandmaster'" in done.stderr and "answer-key" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize(
+    ("assignment", "playable"), [("connect4", False), ("connect4-5x4", True), ("teeko2", True)]
+)
+def test_perfect_play_is_offered_where_the_kit_has_it_and_refused_in_one_sentence_elsewhere(
+    tmp_path, run_cli, assignment, playable
+):
+    if not playable:
+        folder = tmp_path / "class"
+        folder.mkdir()
+        shutil.copy(ROOT / "starter" / "connect4" / "game.py", folder / "ann.py")
+        done = run_cli(
+            "tournament", str(folder), "-a", assignment, "--out", str(tmp_path / "o"),
+            "--with", "perfect,random", expect_ok=False,
+        )  # fmt: skip
+        assert done.returncode == 2 and done.stderr.count("\n") == 1
+        assert "--with perfect: connect4 is too big for the kit's perfect player" in done.stderr
+        assert "--with solution" in done.stderr and not (tmp_path / "o").exists()
+        return
+    try:
+        [player] = kit_players(["perfect"], find_assignment(assignment), tmp_path)
+    except GraderError as err:  # Teeko's table is not built on this machine
+        assert "oracle build" in str(err)
+        pytest.skip(str(err))
+    assert player.id == "kit-perfect"
 
 
 @pytest.mark.slow
@@ -308,12 +336,12 @@ def test_a_swiss_tournament_plays_its_rounds_without_a_repeat(tmp_path, run_cli)
     )  # fmt: skip
     assert done.returncode == 0, done.stderr
     games = [json.loads(p.read_text()) for p in (out / "games").glob("*.json")]
-    assert sorted(g["round"] for g in games) == [1] * 4 + [2] * 4
+    assert sorted(g["round"] for g in games) == [1] * 12 + [2] * 12  # 3 openings, 2 colours
     pairs = {
         r: {frozenset((g["first"], g["second"])) for g in games if g["round"] == r} for r in (1, 2)
     }
     assert len(pairs[1]) == len(pairs[2]) == 2 and not pairs[1] & pairs[2]
-    assert all(row["games"] == "4" for row in _table(out))
+    assert all(row["games"] == "12" for row in _table(out))
     board = json.loads((out / "leaderboard.json").read_text())
     assert board["format"] == "swiss" and board["rounds"] == 2
 
@@ -343,4 +371,4 @@ def test_a_timeout_and_a_crash_lose_the_game_with_the_reason(tmp_path, run_cli):
     second = games["sleepy--crashy--1"]  # sleepy moves first, and runs out of time
     assert second["winner"] == "crashy" and second["fault"] == "sleepy"
     assert "sleepy lost on ply 1" in second["reason"] and "after 1 s" in second["reason"]
-    assert all(row["forfeits"] == "1" for row in _table(out))
+    assert all(row["forfeits"] == "3" for row in _table(out))  # one a colour and opening

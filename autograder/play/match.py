@@ -9,6 +9,7 @@ protocol loses the game, and the reason says which and how.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -74,10 +75,13 @@ def play_match(
     second: Entrant,
     seed: int,
     layers: Protections | None = None,
+    opening: Sequence[Any] = (),
 ) -> Match:
     """``first`` against ``second`` from the start, ``first`` to move first, up to the
     rubric's ply cap (then a draw). ``seed`` fixes the kit players' choices and both
-    processes' seeds; ``layers`` the sandbox (default: what this machine offers)."""
+    processes' seeds; ``layers`` the sandbox (default: what this machine offers);
+    ``opening`` (the pack's moves, legal from the start) is played first, by the kit, both
+    players told each move as the other side's moves are told."""
     pack = assignment.pack
     sides = dict(zip(pack.sides, (first, second), strict=True))
     rng = random.Random(f"match:{seed}")
@@ -111,6 +115,14 @@ def play_match(
             return end(other.name, f"{loser} could not start: {problem}", 0, loser)
         pos = pack.start(assignment.variant)
         plies = 0
+        for move in opening:
+            side, data = pack.turn(pos), pack.student_move(move)
+            marks = move_marks(pack, pos, data)
+            moves.append(Ply(side, data, clean(repr(data), _SHOWN), marks=marks))
+            for listener in seats.values():
+                if listener is not None:
+                    listener.played(side, data)
+            pos, plies = pack.play(pos, move), plies + 1
         while (result := pack.result(pos)) is None and plies < plan.ply_cap:
             side = pack.turn(pos)
             entrant, seat = sides[side], seats[side]
