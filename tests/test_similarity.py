@@ -144,7 +144,13 @@ def test_disguised_copies_rank_at_the_top_and_only_they_are_flagged(tmp_path):
     for pair in comparison.pairs[:2]:
         assert min(pair.share_a, pair.share_b) >= 0.75, pair
     honest = [p for p in comparison.pairs if frozenset((p.a, p.b)) not in copies]
-    assert max(p.score for p in honest) < 0.35, honest[0]
+    assert max(max(p.share_a, p.share_b) for p in honest) < 0.35, honest[0]
+    # The answer key and the example class's player were written by one hand: their _goals
+    # (16 lines) are the same function, which the function-by-function comparison sees. It
+    # stays short of a flag: a function that small counts for less than a whole one.
+    closest = max(honest, key=lambda p: p.function_share)
+    assert "_goals" in closest.function_a + closest.function_b
+    assert closest.function_share < Settings.threshold
     assert comparison.own["erin"] == 0, "the untouched starter has no code of its own"
     assert all("erin" not in (p.a, p.b) for p in comparison.pairs)
     assert comparison.closest()["bob"].b == "bob" and comparison.closest()["bob"].a == "alice"
@@ -231,7 +237,7 @@ def test_a_method_made_a_function_and_a_module_imported_by_name_read_the_same():
 def test_a_file_that_does_not_tokenize_is_compared_on_the_rest_with_a_note():
     broken = SOLUTION.replace("def ", "def def ", 1) + '\nx = """never closed\n'
     document = _document("broken", broken)
-    assert document.notes and "does not tokenize" in document.notes[0]
+    assert document.notes and "does not parse" in document.notes[0]
     whole = _document("whole", SOLUTION)
     comparison = compare([document, whole])
     assert comparison.pairs[0].flagged and comparison.pairs[0].share_a > 0.9

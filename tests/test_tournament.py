@@ -149,6 +149,29 @@ def test_a_win_against_the_strongest_counts_more_than_one_against_the_weakest():
         assert [s.player for s in table[:2]] == ["solution", "key"]
 
 
+def test_connect_four_players_of_known_strength_are_ranked_the_same_in_any_order():
+    """The issue's scenario, played for real (bench/tournament_verdict.py --save): the
+    reference solution held to depths 8 and 6, the answer key at depths 4, 3 and 2, the greedy
+    and random players, and three that crash, move illegally or sleep, in a round robin from
+    three openings, both colours (270 games). The depth-8 solution is first in every order."""
+    saved = json.loads((ROOT / "tests" / "data" / "connect4_known_strength_games.json").read_text())
+    players = [(pid, kind, "") for pid, kind in saved["players"]]
+    games = [
+        {"first": a, "second": b, "winner": w, "fault": f, "opening": o}
+        for a, b, w, f, o in saved["games"]
+    ]
+    assert len(games) == 270 and {g["opening"] for g in games} == {0, 1, 2}
+    table = rate(players, games)
+    assert table[0].player == "solution-d8" and table[0].ranks[0] == 1
+    assert [s.player for s in table[-3:]] == ["crashes", "illegal", "sleeps"]
+    assert {s.group for s in table[-3:]} == {"8-10"}  # three who forfeit every game: tied
+    assert table[-4].group != "8-10"  # and told apart from the random player above them
+    rng = random.Random(7)
+    for _ in range(30):
+        rng.shuffle(games)
+        assert rate(players, games) == table
+
+
 def test_players_the_games_cannot_tell_apart_show_the_ranks_they_could_hold():
     strengths = {"top": 6.0, "a": 1.0, "b": 1.0, "c": 0.9, "last": -5.0}
     players = [(p, "student", "") for p in strengths]
