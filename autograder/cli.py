@@ -357,9 +357,6 @@ def _compare(
         raise GraderError(f"--threshold must be a share between 0 and 1, got {threshold}")
     settings = Settings(threshold=threshold)
     own = [Path(p) for p in getattr(args, "ignore", None) or ()]
-    for path in own:
-        if not path.exists():
-            raise GraderError(f"--ignore: {path} does not exist")
     ignore = [
         *kit_boilerplate(
             assignment,

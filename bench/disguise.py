@@ -238,9 +238,9 @@ def _useless(rng: random.Random, number: int) -> ast.stmt:
     return ast.Assign([ast.Name(name, ast.Store())], value, lineno=0)
 
 
-def padding(source: str, rng: random.Random, every: int = 2) -> str:
+def padding(source: str, rng: random.Random, every: int = 1) -> str:
     """A statement that does nothing after about every ``every``-th statement of every
-    function."""
+    function (every one, by default)."""
     tree = ast.parse(source)
     number = 0
     for node in ast.walk(tree):
@@ -267,17 +267,21 @@ def everything(source: str, rng: random.Random) -> str:
 
 
 def partial_copy(source: str, host: str, rng: random.Random, given: str = "") -> str:
-    """``host`` (another student's own file) with 1 to 3 of the largest functions or methods
-    of ``source`` that are its author's own (not as in ``given``, the starter) put in place of
-    its own of the same name (or added), renamed."""
+    """``host`` (another student's own file) with 1 to 3 functions or methods of ``source``,
+    picked at random among its author's own (not as in ``given``, the starter) of more than 8
+    statements (the ``def`` counted), put in place of the host's of the same name (or
+    added); then every name renamed."""
     donor, target = ast.parse(source), ast.parse(host)
     handed = {ast.unparse(n) for n in ast.walk(ast.parse(given)) if isinstance(n, ast.FunctionDef)}
     functions = [
         n
         for n in ast.walk(donor)
-        if isinstance(n, ast.FunctionDef) and n.name != "__init__" and ast.unparse(n) not in handed
+        if isinstance(n, ast.FunctionDef)
+        and n.name != "__init__"
+        and ast.unparse(n) not in handed
+        and sum(isinstance(s, ast.stmt) for s in ast.walk(n)) > 8
     ]
-    functions.sort(key=lambda n: -len(ast.unparse(n)))
+    rng.shuffle(functions)
     chosen = [copy.deepcopy(n) for n in functions[: rng.randint(1, 3)]]
     player = next((n for n in target.body if isinstance(n, ast.ClassDef)), None)
     donor_methods = {id(m) for c in ast.walk(donor) if isinstance(c, ast.ClassDef) for m in c.body}

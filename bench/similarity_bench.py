@@ -4,8 +4,8 @@ positives, per disguise, for the kit and (where installed) copydetect.
     python bench/similarity_bench.py [--seed 0] [--copydetect]
 
 The labelled set is built from code the project may ship, per homework (Teeko2 and Connect
-Four): the kit's answer keys and solutions, the example class's player, a notebook student's
-program, and sixteen players written for this benchmark in several styles
+Four): the kit's answer keys and solutions, the notebook homework's solution and a notebook
+student's program (Connect Four), and sixteen players written for this benchmark in several styles
 (``bench/data/similarity/<homework>/``, each a student's own methods and functions, put into
 the kit's starter as a student would fill it in: the starter's untouched code is shared by
 them all, and no one names it as boilerplate, as when a course's own original starter is not
@@ -24,7 +24,6 @@ from __future__ import annotations
 
 import argparse
 import ast
-import importlib.util
 import itertools
 import random
 import sys
@@ -79,18 +78,6 @@ def fill_starter(starter: str, own: str, player: str) -> str:
     return "\n".join(lines)
 
 
-def _greedy() -> str:
-    spec = importlib.util.spec_from_file_location(
-        "make_examples", ROOT / "examples" / "make_examples.py"
-    )
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["make_examples"] = module
-    spec.loader.exec_module(module)
-    del sys.modules["make_examples"]
-    return str(module.PLAYER)
-
-
 def honest(homework: str) -> dict[str, str]:
     """Independent files of ``homework``: name -> source."""
     starter = (ROOT / "starter" / homework / "game.py").read_text()
@@ -101,9 +88,8 @@ def honest(homework: str) -> dict[str, str]:
     kit = ["answer_key", "solution"]
     for folder in kit:
         files[f"{homework}/kit-{folder}"] = (ROOT / folder / homework / "game.py").read_text()
-    if homework == "teeko2":
-        files["teeko2/example-player"] = _greedy()
-    else:
+    # (not the Teeko2 example class's player: it shares code with the answer key, one author)
+    if homework == "connect4":
         files["connect4/kit-notebook-solution"] = (
             ROOT / "solution" / "connect4-notebook" / "game.py"
         ).read_text()

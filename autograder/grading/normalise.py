@@ -266,8 +266,8 @@ def _counting_loop(out: list[ast.stmt]) -> list[ast.stmt] | None:
         if isinstance(child, ast.Name) and child.id == counter.id and _stored(child):
             return None  # the body moves the counter too: not a plain count
     bound = test.comparators[0]
-    if isinstance(test.ops[0], ast.LtE):
-        bound = ast.BinOp(bound, ast.Add(), ast.Constant(1))
+    if isinstance(test.ops[0], ast.LtE):  # i <= n counts as far as i < n + 1
+        bound = _Canon().visit(ast.BinOp(bound, ast.Add(), ast.Constant(1)))
     before = out[-2] if len(out) > 1 else None
     start: list[ast.expr] = []
     kept: list[ast.stmt] = [before] if before is not None else []

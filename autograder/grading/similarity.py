@@ -70,8 +70,11 @@ class Settings:
     # a function counts fully when it has this many fingerprints of its own; a smaller one's
     # share counts in proportion, so a few lines written alike are no copied function
     function_size: int = 24
-    common: float = 0.5  # fingerprints held by more than this share of the class are ignored
-    common_from: int = 10  # ... in classes of at least this many students
+    # fingerprints held by more than this share of the class (and by at least three students)
+    # are ignored: what most of a class shares is what it was given (a course's own starter
+    # the instructor did not name) or an idiom of the homework, not a copy
+    common: float = 0.3
+    common_from: int = 6  # ... in classes of at least this many students
 
 
 @dataclass(frozen=True)
@@ -424,7 +427,8 @@ def compare(
         for d in pupils:
             for h in own[d.name]:
                 counts[h] = counts.get(h, 0) + 1
-        common = {h for h, n in counts.items() if n > settings.common * len(pupils)}
+        least = max(2, settings.common * len(pupils))
+        common = {h for h, n in counts.items() if n > least}
     kept = {name: hashes - common for name, hashes in own.items()}
     ignored = given | frozenset(common)
     parts = {d.name: _parts(d, ignored) for d in documents}

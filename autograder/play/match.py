@@ -113,16 +113,8 @@ def play_match(
             other = sides[_other(pack.sides, side)]
             loser = sides[side].name
             return end(other.name, f"{loser} could not start: {problem}", 0, loser)
-        pos = pack.start(assignment.variant)
-        plies = 0
-        for move in opening:
-            side, data = pack.turn(pos), pack.student_move(move)
-            marks = move_marks(pack, pos, data)
-            moves.append(Ply(side, data, clean(repr(data), _SHOWN), marks=marks))
-            for listener in seats.values():
-                if listener is not None:
-                    listener.played(side, data)
-            pos, plies = pack.play(pos, move), plies + 1
+        pos = _play_opening(assignment, opening, seats, moves)
+        plies = len(moves)
         while (result := pack.result(pos)) is None and plies < plan.ply_cap:
             side = pack.turn(pos)
             entrant, seat = sides[side], seats[side]
@@ -169,6 +161,23 @@ def play_match(
         for seat in seats.values():
             if seat is not None:
                 seat.close()
+
+
+def _play_opening(
+    assignment: Assignment, opening: Sequence[Any], seats: dict[str, Seat | None], moves: list[Ply]
+) -> Any:
+    """The position after ``opening`` is played from the start by the kit, each of its plies
+    added to ``moves`` and told to both seats."""
+    pack = assignment.pack
+    pos = pack.start(assignment.variant)
+    for move in opening:
+        side, data = pack.turn(pos), pack.student_move(move)
+        moves.append(Ply(side, data, clean(repr(data), _SHOWN), marks=move_marks(pack, pos, data)))
+        for listener in seats.values():
+            if listener is not None:
+                listener.played(side, data)
+        pos = pack.play(pos, move)
+    return pos
 
 
 def _other(sides: tuple[str, str], side: str) -> str:
