@@ -291,28 +291,26 @@ def _stored(name: ast.Name) -> bool:
 def _dead_stores(function: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
     """Removes, in place, assignments to names ``function`` never reads (padding), when the
     value does nothing else; until none is left."""
-    declared = {
-        name
-        for child in ast.walk(function)
-        if isinstance(child, ast.Global | ast.Nonlocal)
-        for name in child.names
-    }
     while True:
-        read = {
-            child.id
-            for child in ast.walk(function)
-            if isinstance(child, ast.Name) and not isinstance(child.ctx, ast.Store)
-        }
+        kept: set[str] = set()  # names read, or declared global or nonlocal
+        blocks: list[tuple[ast.AST, str, list[ast.stmt]]] = []
+        for node in ast.walk(function):
+            if isinstance(node, ast.Name):
+                if not isinstance(node.ctx, ast.Store):
+                    kept.add(node.id)
+            elif isinstance(node, ast.Global | ast.Nonlocal):
+                kept.update(node.names)
+            elif isinstance(node, ast.stmt):
+                for field in ("body", "orelse", "finalbody"):
+                    block = getattr(node, field, None)
+                    if isinstance(block, list) and any(isinstance(s, ast.Assign) for s in block):
+                        blocks.append((node, field, block))
         removed = False
-        for parent in ast.walk(function):
-            for field in ("body", "orelse", "finalbody"):
-                block = getattr(parent, field, None)
-                if not isinstance(block, list):
-                    continue
-                keep = [s for s in block if not _unread(s, read | declared)]
-                if len(keep) != len(block):
-                    setattr(parent, field, keep or [ast.Pass()])
-                    removed = True
+        for parent, field, block in blocks:
+            keep = [s for s in block if not _unread(s, kept)]
+            if len(keep) != len(block):
+                setattr(parent, field, keep or [ast.Pass()])
+                removed = True
         if not removed:
             return
 
@@ -384,17 +382,13 @@ class _Writer:
         self.functions.append((node.name, begin, len(self.symbols)))
 
     def generic(self, node: ast.AST) -> None:
-        label = type(node).__name__
-        if isinstance(node, ast.operator | ast.boolop | ast.cmpop | ast.unaryop):
+        label, role, fields = _shape(type(node))
+        if role != _QUIET:
             self.emit(label)
+        if role == _LEAF:
             return
-        if isinstance(node, ast.expr_context):
-            return
-        if isinstance(node, ast.stmt | ast.expr | ast.excepthandler | ast.comprehension):
-            self.emit(label)
-        for field, value in ast.iter_fields(node):
-            if field in ("annotation", "returns", "type_comment", "decorator_list"):
-                continue
+        for field in fields:
+            value = getattr(node, field, None)
             if isinstance(value, list):
                 if value and isinstance(value[0], ast.stmt):
                     self.block(value)
@@ -406,10 +400,38 @@ class _Writer:
                 self.node(value)
 
 
-def _functions(tree: ast.AST) -> Iterator[ast.FunctionDef | ast.AsyncFunctionDef]:
-    for node in ast.walk(tree):
-        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
-            yield node
+_QUIET, _LEAF, _BRANCH = 0, 1, 2  # written: nothing itself; its label alone; label, children
+_SHAPES: dict[type[ast.AST], tuple[str, int, tuple[str, ...]]] = {}
+_UNWRITTEN = frozenset({"annotation", "returns", "type_comment", "decorator_list"})
+
+
+def _shape(kind: type[ast.AST]) -> tuple[str, int, tuple[str, ...]]:
+    """How a kind of node is written: its label, whether it is (see ``_QUIET``), and the
+    fields to write after it."""
+    found = _SHAPES.get(kind)
+    if found is None:
+        if issubclass(kind, ast.operator | ast.boolop | ast.cmpop | ast.unaryop):
+            role = _LEAF
+        elif issubclass(kind, ast.stmt | ast.expr | ast.excepthandler | ast.comprehension):
+            role = _BRANCH
+        else:
+            role = _QUIET
+        fields = () if issubclass(kind, ast.expr_context) else kind._fields
+        found = _SHAPES[kind] = (
+            kind.__name__,
+            role,
+            tuple(f for f in fields if f not in _UNWRITTEN),
+        )
+    return found
+
+
+def _outermost(tree: ast.Module) -> Iterator[ast.FunctionDef | ast.AsyncFunctionDef]:
+    """The module's functions and its classes' methods (a nested function is in its own)."""
+    for node in tree.body:
+        inside = node.body if isinstance(node, ast.ClassDef) else [node]
+        for one in inside:
+            if isinstance(one, ast.FunctionDef | ast.AsyncFunctionDef):
+                yield one
 
 
 def stream(text: str) -> Stream | None:
@@ -418,7 +440,7 @@ def stream(text: str) -> Stream | None:
     tree, problem = read_tree(text)
     if tree is None:
         return None
-    for function in list(_functions(tree)):
+    for function in list(_outermost(tree)):
         _dead_stores(function)
     tree = _Canon().visit(tree)
     writer = _Writer()
