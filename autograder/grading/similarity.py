@@ -27,7 +27,7 @@ import keyword
 import tokenize
 import zlib
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from autograder.grading.normalise import stream
 
@@ -443,9 +443,9 @@ def compare(
             continue
         share_a, share_b = shared / len(mine), shared / len(theirs)
         found = _closest_functions(parts[one.name], parts[other.name], theirs, settings)
-        pair = Pair(one.name, other.name, share_a, share_b, shared, False, *found)
-        flagged = pair.score >= settings.threshold and shared >= settings.min_shared
-        pairs.append(replace(pair, flagged=flagged))
+        score = max(share_a, share_b, found[0])
+        flagged = score >= settings.threshold and shared >= settings.min_shared
+        pairs.append(Pair(one.name, other.name, share_a, share_b, shared, flagged, *found))
     pairs.sort(key=lambda p: (-p.score, -min(p.share_a, p.share_b), p.a, p.b))
     return Comparison(
         settings,
