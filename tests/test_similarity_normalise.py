@@ -95,6 +95,13 @@ def test_a_change_of_meaning_changes_the_stream(original, changed):
     assert not _same(_body(original), _body(changed))
 
 
+def test_code_nested_too_deep_for_a_tree_walk_is_read_by_its_tokens():
+    deep = "x = " + " + ".join(f"a{n}" for n in range(5000)) + "\n"
+    assert stream(deep) is None
+    document = fingerprint("deep", [SourceFile("game.py", deep)])
+    assert document.hashes and not document.functions
+
+
 def test_reordered_functions_give_the_same_fingerprints():
     tree = ast.parse(ANSWER_KEY)
     tree.body.reverse()

@@ -437,13 +437,16 @@ def _outermost(tree: ast.Module) -> Iterator[ast.FunctionDef | ast.AsyncFunction
 def stream(text: str) -> Stream | None:
     """``text`` read as a canonical stream of symbols; None when it does not parse even with
     its failing lines left out (then read it by its tokens)."""
-    tree, problem = read_tree(text)
-    if tree is None:
+    try:
+        tree, problem = read_tree(text)
+        if tree is None:
+            return None
+        for function in list(_outermost(tree)):
+            _dead_stores(function)
+        tree = _Canon().visit(tree)
+        writer = _Writer()
+        for statement in tree.body:
+            writer.node(statement)
+    except (RecursionError, MemoryError):  # nested past what a tree walk can follow
         return None
-    for function in list(_outermost(tree)):
-        _dead_stores(function)
-    tree = _Canon().visit(tree)
-    writer = _Writer()
-    for statement in tree.body:
-        writer.node(statement)
     return Stream(writer.symbols, writer.lines, writer.functions, problem)

@@ -104,12 +104,16 @@ def _page(title: str, body: list[str]) -> str:
 def _settings_line(comparison: Comparison) -> str:
     s = comparison.settings
     return (
-        f"Tokens normalised (names and literals), k-grams of {s.k} tokens, winnowing window "
-        f"{s.w}. A pair is flagged when either side has {_percent(s.threshold)} of its own "
-        f"fingerprints matched and at least {s.min_shared} fingerprints are shared. "
+        "Code read as its syntax tree in one canonical form (names and literals as symbols; "
+        "operand order, augmented assignments, mirrored comparisons, counting loops and "
+        f"padding undone), k-grams of {s.k} symbols, winnowing window {s.w}, compared file by "
+        "file and function by function. A pair is flagged when either side has "
+        f"{_percent(s.threshold)} of its own fingerprints matched, or two of its functions are "
+        f"that alike, and at least {s.min_shared} fingerprints are shared. "
         f"{len(comparison.ignored) - comparison.common} k-grams of boilerplate ignored; "
         f"{comparison.common} fingerprints held by more than {_percent(s.common)} of the class "
-        "ignored as idioms. No grade is changed: whether a pair shared code is yours to judge."
+        "ignored as what it was given or its idioms. No grade is changed: whether a pair shared "
+        "code is yours to judge."
     )
 
 
