@@ -35,6 +35,7 @@ from autograder.errors import GraderError
 from autograder.games.pack import Assignment
 from autograder.grading.html import replay_page
 from autograder.grading.tournament import (
+    RATING,
     Standing,
     leaderboard_csv,
     leaderboard_html,
@@ -62,17 +63,17 @@ class TournamentRequest(ClassRun):
 
 @dataclass(frozen=True)
 class ClassTournament:
-    """What the tournament did: the files written, and its games as run."""
+    """What the tournament did: the files written, its games as run, and the table."""
 
     written: tuple[Path, ...]
     result: TournamentResult
+    table: tuple[Standing, ...] = ()
 
 
 def _check_format(request: TournamentRequest) -> None:
-    """Refuse a format the request cannot be played in, or a rating library not installed.
+    """Refuse a format the request cannot be played in.
 
-    :raises GraderError: in one sentence saying what to give or install."""
-    rate([], [])  # the rating library is there, or one line says how to install it
+    :raises GraderError: in one sentence saying what to give."""
     if request.swiss and request.rounds < 1:
         raise GraderError("--format swiss needs --rounds N, at least 1")
     if not request.swiss and request.rounds:
@@ -136,7 +137,7 @@ def class_tournament(request: TournamentRequest, listener: Listener) -> ClassTou
             )
     table = rate([(p.id, p.kind, p.name) for p in players], result.games, rubric.tournament_bands)
     written = _write_tournament(table, result, players, assignment, request, left_out)
-    return ClassTournament(tuple(written), result)
+    return ClassTournament(tuple(written), result, tuple(table))
 
 
 def _roster_names(
@@ -180,8 +181,8 @@ def _write_tournament(
         ["--rubric", request.rubric] if request.rubric else [],
     )
     lines = [
-        f"{len(players)} players, {len(games)} games, {form}, seed {request.seed}; rating: "
-        "OpenSkill (Plackett-Luce), mu - 3 sigma, games rated in the schedule's order",
+        f"{len(players)} players, {len(games)} games, {form}, seed {request.seed}; "
+        f"rating: {RATING}",
         "An illegal move, a crash, a timeout or a broken protocol loses that game (a forfeit).",
         *(f"played on {machine}: {layers}" for machine, layers in workers),
         *(f"did not play: {why}" for why in left_out),

@@ -48,12 +48,10 @@ __all__ = [
     "compare_class",
     "write_similarity",
     "kit_boilerplate",
-    "MAX_PAGES",
 ]
 
 _ROOT = Path(__file__).resolve().parents[2]  # a checkout of the kit: starter/ lies here
 _CODE = (".py", ".ipynb")
-MAX_PAGES = 200  # side-by-side pages written, the most similar flagged pairs first
 _MAX_FILE = 2 << 20  # bytes: a larger file is not a student's code
 
 
@@ -80,9 +78,6 @@ def class_similarity(request: SimilarityRequest, listener: Listener) -> list[Pat
     if not 0 < threshold <= 1:
         raise GraderError(f"--threshold must be a share between 0 and 1, got {threshold}")
     own = [Path(p) for p in request.ignore]
-    for path in own:
-        if not path.exists():
-            raise GraderError(f"--ignore: {path} does not exist")
     ignore = [
         *kit_boilerplate(assignment, starter=request.starter, answer_key=request.answer_key),
         *own,
@@ -153,14 +148,18 @@ def compare_class(
     settings = settings or Settings()
     given: list[SourceFile] = []
     for path in ignore:
+        if not path.exists():
+            raise GraderError(f"--ignore: {path} does not exist; name a file or folder of code")
         files, notes = _read_tree(path)
         if notes or not files:
             raise GraderError(f"--ignore: {path} holds no readable Python code")
         given += files
     labels: list[str] = []  # an archive's name in the report: its folder's, made unique
     for folder in archives:
+        if not folder.exists():
+            raise GraderError(f"--archive: {folder} does not exist; name a folder of solutions")
         if not folder.is_dir():
-            raise GraderError(f"--archive: {folder} is not a folder")
+            raise GraderError(f"--archive: {folder} is not a folder; put the solutions in one")
         label = safe(folder.resolve().name)
         labels.append(label if label not in labels else f"{label}-{len(labels) + 1}")
     with tempfile.TemporaryDirectory(prefix="teeko-similarity-") as work:
@@ -177,6 +176,8 @@ def compare_class(
                 [folder], Path(work) / f"archive{number}", netid_pattern, assignment.main_file
             )
             problems += [f"archive: {p}" for p in found.problems]
+            if not found.entries:
+                raise GraderError(f"--archive: {folder} holds no solutions (.py files or zips)")
             documents += [
                 _document(
                     entry,
@@ -255,14 +256,13 @@ def _read_tree(path: Path) -> tuple[list[SourceFile], list[str]]:
 
 
 def write_similarity(comparison: Comparison, out: Path, title: str) -> list[Path]:
-    """``similarity.csv``, ``similarity.html`` and a page per flagged pair under ``pairs/``
-    (the :data:`MAX_PAGES` most similar); pages of an earlier run that are not flagged now
-    are removed.
+    """``similarity.csv``, ``similarity.html`` and a page per flagged pair under ``pairs/``;
+    pages of an earlier run that are not flagged now are removed.
 
     :raises GraderError: when ``out`` cannot be written.
     """
     by_name = {d.name: d for d in comparison.documents}
-    flagged = [p for p in comparison.pairs if p.flagged][:MAX_PAGES]
+    flagged = [p for p in comparison.pairs if p.flagged]
     pages = {(p.a, p.b): pair_file(p) for p in flagged}
     written = [out / "similarity.csv", out / "similarity.html"]
     try:

@@ -8,6 +8,7 @@ from typing import Any
 from autograder.classroom.class_tournament import TournamentRequest, class_tournament
 from autograder.classroom.tournament import KIT_PLAYERS
 from autograder.cli import options
+from autograder.grading.tournament import leaderboard_text
 
 __all__ = ["add_tournament"]
 
@@ -15,7 +16,8 @@ HELP = "every student's AI against every other's, rated, with replays"
 OUT_HELP = "folder for the leaderboard and games"
 DESCRIPTION = (
     "Play the class's AIs against one another (each sandboxed, the rubric's limits, the kit's "
-    "referee between them), both colours, and rate them with OpenSkill. Writes "
+    "referee between them), both colours, from several openings, and rate them on all the "
+    "games at once (Bradley-Terry). Writes "
     "leaderboard.csv, leaderboard.json, leaderboard.html and a replay page per pair; each game "
     "is saved as it ends, so the same command again plays only what is missing. Changes no "
     "grade."
@@ -25,6 +27,7 @@ DESCRIPTION = (
 def _tournament(args: argparse.Namespace) -> int:
     listener = options.terminal_listener()
     done = class_tournament(options.request(TournamentRequest, args), listener)
+    print(leaderboard_text(done.table), end="")
     for path in done.written:
         print(path)
     result = done.result

@@ -127,8 +127,15 @@ OPTIONS: dict[tuple[str, str], tuple[type, str]] = {
     ("tournament", "bands"): (
         list,
         "{rank, points}: points a student placed at or above the rank earns in `autograder "
-        "tournament`, the first band reached (the kit's own players take no place)",
+        "tournament`, the first band reached (the kit's own players take no place; players "
+        "the games cannot tell apart share the best place among them)",
     ),
+    ("tournament", "openings"): (
+        int,
+        "positions each pair of `autograder tournament` plays from, in both colours: the "
+        "game's start and that many less one fair openings (at least 1)",
+    ),
+    ("tournament", "opening_plies"): (int, "moves in each opening but the start (at least 1)"),
 }
 # Leaderboard figures: name -> (what it is, "desc" when more is better / "asc" when less is)
 LEADERBOARD = {
@@ -160,6 +167,8 @@ OPTIONAL: dict[tuple[str, str], Any] = {
     ("extras", "challenge_games"): 0,
     ("leaderboard", "show"): [],
     ("tournament", "bands"): [],
+    ("tournament", "openings"): 3,
+    ("tournament", "opening_plies"): 2,
 }
 
 
@@ -277,6 +286,8 @@ class Rubric:
     visibility: tuple[tuple[str, str], ...] = ()  # criterion id (or "stdout") -> Gradescope's
     leaderboard: tuple[str, ...] = ()  # figures for the leaderboard, the first ranks
     tournament_bands: tuple[Tier, ...] = ()  # points by place in a tournament; none by default
+    openings: int = 3  # positions each pair plays from in a tournament, the start among them
+    opening_plies: int = 2  # moves in each of the other openings
 
     def visible(self, ident: str) -> str:
         """Who sees ``ident`` on Gradescope ("visible" unless the rubric says otherwise)."""
@@ -459,6 +470,11 @@ def _values(text: str, pack: AnyPack, where: str) -> dict[tuple[str, str], Any]:
                 f"{where}: {setting.label} is {value}; it must be at least {setting.least}"
                 + (f" ({setting.why})" if setting.why else "")
             )
+    for key in ("openings", "opening_plies"):
+        if v[("tournament", key)] < 1:
+            raise GraderError(
+                f"{where}: tournament.{key} is {v[('tournament', key)]}; it must be at least 1"
+            )
     if v[("limits", "wall_factor")] < 1:
         raise GraderError(
             f"{where}: limits.wall_factor is {v[('limits', 'wall_factor')]!r}; it must be at "
@@ -528,6 +544,8 @@ def load_rubric(path: str | Path | None, pack: AnyPack) -> Rubric:
         visibility=_visibility(v, where),
         leaderboard=_figures(v[("leaderboard", "show")], where),
         tournament_bands=_tiers(v[("tournament", "bands")], "rank", "tournament", where, "bands"),
+        openings=v[("tournament", "openings")],
+        opening_plies=v[("tournament", "opening_plies")],
         extras=ExtraOptions(
             ladder_games=v[("extras", "ladder_games")],
             move_quality=v[("extras", "move_quality")],

@@ -9,6 +9,7 @@ protocol loses the game, and the reason says which and how.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -74,10 +75,13 @@ def play_match(
     second: Entrant,
     seed: int,
     layers: Protections | None = None,
+    opening: Sequence[Any] = (),
 ) -> Match:
     """``first`` against ``second`` from the start, ``first`` to move first, up to the
     rubric's ply cap (then a draw). ``seed`` fixes the kit players' choices and both
-    processes' seeds; ``layers`` the sandbox (default: what this machine offers)."""
+    processes' seeds; ``layers`` the sandbox (default: what this machine offers);
+    ``opening`` (the pack's moves, legal from the start) is played first, by the kit, both
+    players told each move as the other side's moves are told."""
     pack = assignment.pack
     sides = dict(zip(pack.sides, (first, second), strict=True))
     rng = random.Random(f"match:{seed}")
@@ -109,8 +113,8 @@ def play_match(
             other = sides[_other(pack.sides, side)]
             loser = sides[side].name
             return end(other.name, f"{loser} could not start: {problem}", 0, loser)
-        pos = pack.start(assignment.variant)
-        plies = 0
+        pos = _play_opening(assignment, opening, seats, moves)
+        plies = len(moves)
         while (result := pack.result(pos)) is None and plies < plan.ply_cap:
             side = pack.turn(pos)
             entrant, seat = sides[side], seats[side]
@@ -157,6 +161,23 @@ def play_match(
         for seat in seats.values():
             if seat is not None:
                 seat.close()
+
+
+def _play_opening(
+    assignment: Assignment, opening: Sequence[Any], seats: dict[str, Seat | None], moves: list[Ply]
+) -> Any:
+    """The position after ``opening`` is played from the start by the kit, each of its plies
+    added to ``moves`` and told to both seats."""
+    pack = assignment.pack
+    pos = pack.start(assignment.variant)
+    for move in opening:
+        side, data = pack.turn(pos), pack.student_move(move)
+        moves.append(Ply(side, data, clean(repr(data), _SHOWN), marks=move_marks(pack, pos, data)))
+        for listener in seats.values():
+            if listener is not None:
+                listener.played(side, data)
+        pos = pack.play(pos, move)
+    return pos
 
 
 def _other(sides: tuple[str, str], side: str) -> str:
