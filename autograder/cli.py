@@ -39,6 +39,7 @@ from autograder.classroom.cluster import Cluster, remote_grader
 from autograder.classroom.collect import collect
 from autograder.classroom.fingerprint import kit_version
 from autograder.classroom.gradescope import add_gradescope_command
+from autograder.classroom.handout import add_starter_command
 from autograder.classroom.intake import (
     Submission,
     choose_assignment,
@@ -872,6 +873,7 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--no-browser", action="store_true", help="print the address only")
     play.set_defaults(run=_play)
     add_gradescope_command(commands)
+    add_starter_command(commands)
     add_canvas_commands(commands)
     add_oracle_commands(commands)
     return parser
