@@ -17,6 +17,8 @@ from pathlib import Path
 
 import pytest
 
+from autograder.classroom.gradescope import BUNDLE_NAME, build_bundle
+from autograder.games import find_assignment
 from autograder.games.teeko.solved import ENV_VAR, cache_path
 from autograder.grading.scoring import CRITERIA
 from tests.conftest import ROOT
@@ -84,12 +86,18 @@ def _run(command: str, folder: Path, env: dict[str, str]) -> subprocess.Complete
     return done
 
 
-def _grades(path: Path) -> list[tuple[str, ...]]:
-    """Each student's points per criterion, in order (the roster renames a student or two:
-    the ids are not compared)."""
-    columns = ("score", *CRITERIA)
+def _grades(path: Path, roster: Path | None = None) -> dict[str, tuple[str, ...]]:
+    """Each student's points per criterion; with ``roster``, a student known by a Canvas
+    user id is named by the roster's login, as ``grade --roster`` names them."""
+    logins = {}
+    if roster is not None:
+        with roster.open() as handle:
+            logins = {row["ID"]: row["SIS Login ID"] for row in csv.DictReader(handle)}
     with path.open() as handle:
-        return sorted(tuple(row[c] for c in columns) for row in csv.DictReader(handle))
+        return {
+            logins.get(row["student"], row["student"]): tuple(row[c] for c in ("score", *CRITERIA))
+            for row in csv.DictReader(handle)
+        }
 
 
 def _score(path: Path) -> float:
@@ -101,13 +109,16 @@ def test_the_readmes_commands_work_after_pip_install_outside_the_checkout(tmp_pa
     in a copy of the checkout gives the grades on record; then, from another folder, with that
     virtualenv's ``autograder``: the starter and the answer key taken from the installed kit
     and checked, a tournament with the reference solution, the similarity report (which reads
-    the starter), the Gradescope bundle and an oracle query."""
+    the starter), the Gradescope bundle (the same bytes as the checkout's: the course files an
+    installed kit carries are not in it) and an oracle query."""
     if not cache_path("teeko2").exists():
         pytest.skip("the oracle query needs `autograder oracle build --variant teeko2`")
     kit = _checkout_copy(tmp_path / "teeko-kit")
     first = _readme_command("python3 -m venv .venv && . .venv/bin/activate && pip install . &&")
     _run(first, kit, _environment(None))
-    on_record = _grades(ROOT / "tests" / "data" / "example_grades.csv")
+    on_record = _grades(
+        ROOT / "tests" / "data" / "example_grades.csv", ROOT / "examples/roster.csv"
+    )
     assert _grades(kit / "grades" / "grades.csv") == on_record, "the grades on record"
     assert (kit / "grades" / "canvas_import.csv").is_file(), "the roster's Canvas import"
     site = next((kit / ".venv" / "lib").glob("python3*/site-packages"))
@@ -152,10 +163,9 @@ def test_the_readmes_commands_work_after_pip_install_outside_the_checkout(tmp_pa
     assert (here / "similar" / "similarity.html").is_file()
 
     _run(_readme_command("autograder gradescope --assignment teeko2"), here, env)
-    with zipfile.ZipFile(here / "dist" / "autograder.zip") as bundle:
-        names = bundle.namelist()
-    assert "autograder/cli.py" in names
-    assert not [n for n in names if n.startswith("autograder/kit/")], "no solutions bundled"
+    bundled = (here / "dist" / BUNDLE_NAME).read_bytes()
+    from_checkout = build_bundle(find_assignment("teeko2"), tmp_path / "checkout", None)
+    assert bundled == from_checkout.read_bytes(), "the same bundle as the checkout's"
 
     if os.environ.get(ENV_VAR):
         env[ENV_VAR] = os.environ[ENV_VAR]
