@@ -153,6 +153,10 @@ def test_an_interrupted_batch_resumes_and_grades_each_student_once(tmp_path, how
         stderr=subprocess.PIPE,
         text=True,
         env={**os.environ, "TMPDIR": str(scratch)},
+        # Ctrl-C must reach it as from a terminal, even when this run was started in the
+        # background, where a shell hands its commands SIGINT ignored (and the grader then
+        # graded every student and exited 0)
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     # Polled while the grader runs (the test's own timeout bounds it): how long it takes is
     # the machine's business.
