@@ -766,6 +766,7 @@ def _moves(out: Path, student: str) -> list[float]:
 
 @pytest.mark.slow
 @pytest.mark.serial  # compares move times alone and beside the thief
+@pytest.mark.timeout(1200)  # four batches: 291 s beside two CPU burners per core at load 23
 @needs_cgroups
 def test_a_cpu_thief_does_not_slow_the_student_graded_beside_it(arena: Arena) -> None:
     """``--jobs 2``: the neighbour's slowest move, graded beside a submission that leaves three
