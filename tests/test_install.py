@@ -47,6 +47,9 @@ def _readme_command(start: str) -> str:
 def _checkout_copy(folder: Path) -> Path:
     """The checkout's files as git knows them (committed or not, ignored ones left out): what
     a clone or the course's copy of the kit holds."""
+    if not (ROOT / ".git").exists():  # a copy of the kit without its history: taken whole
+        leftovers = shutil.ignore_patterns(".*", "__pycache__", "*.egg-info", "build", "dist")
+        return Path(shutil.copytree(ROOT, folder, ignore=leftovers))
     listed = subprocess.run(
         ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
         capture_output=True,
