@@ -311,7 +311,17 @@ def test_an_attack_gets_its_grade_and_its_message(name: str, arena: Arena) -> No
     assert run.results["score"] == attack.total
     assert _words(ctx.fill(attack.message)) in run.seen, run.stdout
     assert "Traceback" not in run.stdout + run.stderr
-    assert run.seconds < attack.seconds, f"the check took {run.seconds:.1f} s"
+    allowed = attack.seconds * _load_per_core()  # a busy machine stretches any wall time
+    assert run.seconds < allowed, f"the check took {run.seconds:.1f} s (allowed {allowed:.0f} s)"
+
+
+def _load_per_core() -> float:
+    """How many times oversubscribed this machine's cores were over the last minute, at least
+    1: how much longer the same work takes in wall time (the kit stretches its own backstops
+    by it: docs/sandbox.md). Beside two CPU burners per core and other work, the check of
+    holds-memory-in-memfd took 31.1 s (at load 20 on 2 cores)."""
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    return max(1.0, os.getloadavg()[0] / (cores or 1))
 
 
 @pytest.mark.slow
@@ -762,15 +772,15 @@ def _slowest(out: Path, student: str) -> float:
     return float(record["slowest_seconds"])
 
 
-def _median_move(out: Path, student: str) -> float:
-    """The median time of the student's moves in its graded games (the records keep each)."""
+def _moves(out: Path, student: str) -> list[float]:
+    """The times of the student's moves in its graded games (the records keep each)."""
     record = json.loads((out / "students" / student / "record.json").read_text())
-    times = [m["seconds"] for g in record["games"] for m in g["moves"] if m["seconds"] is not None]
-    return statistics.median(times)
+    return [m["seconds"] for g in record["games"] for m in g["moves"] if m["seconds"] is not None]
 
 
 @pytest.mark.slow
 @pytest.mark.serial  # compares move times alone and beside the thief
+@pytest.mark.timeout(1200)  # four batches: 291 s beside two CPU burners per core at load 23
 @needs_cgroups
 def test_a_cpu_thief_does_not_slow_the_student_graded_beside_it(arena: Arena) -> None:
     """``--jobs 2``: the neighbour's slowest move, graded beside a submission that leaves three
@@ -778,27 +788,37 @@ def test_a_cpu_thief_does_not_slow_the_student_graded_beside_it(arena: Arena) ->
     Unconfined, five busy processes share two cores and the neighbour's move takes about 2.5
     times as long; the margin is for the rest of a shared CI machine (on a loaded machine the
     two runs measured 0.57 s and 0.86 s). Its median move, steadier than the slowest, stays
-    within 25% (on a quiet machine three runs measured 0.81 to 1.00 times the median alone)."""
+    within 25% (on a quiet machine three runs measured 0.81 to 1.00 times the median alone).
+    Both are its own time, as the rubric judges it (the records' moves carry that time), and
+    each side is graded twice, alone, beside, beside, alone, so that both meet the same
+    machine: beside two CPU burners per core and other work, the same steady move's own time
+    drifted from 0.17 s to 0.23 s between two runs a minute apart, one of each."""
     arena.settle()
-    ctx = arena.context(arena.base, arena.base, arena.base / "x.py", "teeko-attack-thief")
+    # its own marker: another run of this test on the machine has thieves of its own
+    marker = f"teeko-attack-thief-{uuid.uuid4().hex[:8]}"
+    ctx = arena.context(arena.base, arena.base, arena.base / "x.py", marker)
     thief = ctx.fill(ATTACKS["steals-cpu-with-busy-processes"].payload) + _STEADY
-    for label, students in (
-        ("alone", {"neighbour": HONEST + _STEADY}),
-        ("beside", {"neighbour": HONEST + _STEADY, "thief": thief}),
-    ):
-        folder = arena.base / "thief" / label
+    slowest: dict[str, list[float]] = {"alone": [], "beside": []}
+    moves: dict[str, list[float]] = {"alone": [], "beside": []}
+    for index, label in enumerate(("alone", "beside", "beside", "alone")):
+        students = {"neighbour": HONEST + _STEADY}
+        if label == "beside":
+            students["thief"] = thief
+        folder = arena.base / "thief" / f"{label}{index}"
         folder.mkdir(parents=True)
         for student, source in students.items():
             (folder / f"{student}.py").write_text(source)
-        run = _grade(folder, arena.base / "thief" / f"{label}-out", arena.rubric)
+        out = arena.base / "thief" / f"{label}{index}-out"
+        run = _grade(folder, out, arena.rubric)
         assert run.returncode == 0, run.stderr
-    alone = _slowest(arena.base / "thief" / "alone-out", "neighbour")
-    beside = _slowest(arena.base / "thief" / "beside-out", "neighbour")
+        slowest[label].append(_slowest(out, "neighbour"))
+        moves[label] += _moves(out, "neighbour")
+    alone, beside = max(slowest["alone"]), max(slowest["beside"])
     assert beside <= alone * 1.75, f"alone {alone:.3f} s, beside the thief {beside:.3f} s"
-    typical_alone = _median_move(arena.base / "thief" / "alone-out", "neighbour")
-    typical_beside = _median_move(arena.base / "thief" / "beside-out", "neighbour")
+    typical_alone = statistics.median(moves["alone"])
+    typical_beside = statistics.median(moves["beside"])
     assert typical_beside <= typical_alone * 1.25, (typical_alone, typical_beside)
-    assert _survivors("teeko-attack-thief") == []
+    assert _survivors(marker) == []
 
 
 def test_a_folder_with_a_huge_helper_is_refused_in_one_line(tmp_path: Path) -> None:

@@ -17,7 +17,7 @@ import zipfile
 from pathlib import Path
 
 from autograder.errors import GraderError
-from autograder.files import atomic_file
+from autograder.files import KIT_FOLDER, atomic_file
 from autograder.games.pack import Assignment
 from autograder.grading.rubric import load_rubric
 
@@ -142,13 +142,15 @@ exit 0
 
 def _kit_files() -> list[tuple[str, Path]]:
     """(name in the zip, file) for the autograder package: modules and rubrics, nothing else
-    (no caches, no editor leftovers)."""
+    (no caches, no editor leftovers, no course files of an installed kit)."""
     files = []
     for path in sorted(_KIT.rglob("*")):
         relative = path.relative_to(_KIT)
         if not path.is_file() or path.suffix not in _SHIPPED_SUFFIXES:
             continue
         if any(part.startswith((".", "__pycache__")) for part in relative.parts):
+            continue
+        if relative.parts[0] == KIT_FOLDER:  # an installed kit's starters and solutions
             continue
         files.append((f"autograder/{relative.as_posix()}", path))
     return files

@@ -23,7 +23,7 @@ from autograder.classroom.collect import collect
 from autograder.classroom.intake import is_junk, open_submission, unpack
 from autograder.classroom.records import Entry
 from autograder.errors import GraderError
-from autograder.files import write_atomic
+from autograder.files import kit_path, write_atomic
 from autograder.games.pack import Assignment
 from autograder.grading.similarity import (
     Comparison,
@@ -50,7 +50,7 @@ __all__ = [
     "kit_boilerplate",
 ]
 
-_ROOT = Path(__file__).resolve().parents[2]  # a checkout of the kit: starter/ lies here
+_ROOT = kit_path()  # starter/ lies here, in a checkout or an installed kit
 _CODE = (".py", ".ipynb")
 _MAX_FILE = 2 << 20  # bytes: a larger file is not a student's code
 
@@ -109,7 +109,7 @@ def kit_boilerplate(
     """The kit's starter files of ``assignment`` (every file of its starter folder), and with
     ``answer_key`` the answer key's.
 
-    :raises GraderError: when they are not there (an installed kit ships neither).
+    :raises GraderError: when they are not there.
     """
     folder = (_ROOT / assignment.pack.starter(assignment.variant)).parent
     found = _code_files(folder) if starter and folder.is_dir() else []

@@ -28,7 +28,7 @@ from autograder.classroom.intake import open_submission, require_files
 from autograder.classroom.openings import fair_openings
 from autograder.classroom.records import Entry
 from autograder.errors import GraderError
-from autograder.files import write_atomic
+from autograder.files import kit_path, write_atomic
 from autograder.games import find_assignment
 from autograder.games.pack import Assignment, Opponent
 from autograder.games.perfect import OracleError
@@ -56,7 +56,7 @@ __all__ = [
     "short_layers",
 ]
 
-_ROOT = Path(__file__).resolve().parents[2]  # a checkout of the kit: solution/ lies here
+_ROOT = kit_path()  # solution/ lies here, in a checkout or an installed kit
 KIT_PREFIX = "kit-"  # the kit's players' ids: kit-random, kit-solution ...
 # what --with takes beyond the pack's own opponents (random, greedy, minimax2 ...)
 KIT_PLAYERS = {

@@ -13,6 +13,7 @@ from autograder.cli.grade import add_grade
 from autograder.cli.lms import add_canvas_commands, add_gradescope_command
 from autograder.cli.play import add_play
 from autograder.cli.similarity import add_similarity
+from autograder.cli.starter import add_starter
 from autograder.cli.tournament import add_tournament
 from autograder.errors import run_command
 from autograder.games import ASSIGNMENTS
@@ -34,6 +35,7 @@ def build_parser() -> argparse.ArgumentParser:
         add_similarity,
         add_play,
         add_gradescope_command,
+        add_starter,
         add_canvas_commands,
         add_oracle_commands,
     ):

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from autograder.files import kit_path
 from autograder.games.pack import DRAW, Assignment, MoveError, Opponent, move_marks, must_pass
 from autograder.games.perfect import OracleError
 from autograder.grading.rubric import Rubric
@@ -29,7 +30,7 @@ from autograder.play.seat import Seat
 __all__ = ["Table", "PROJECT_ROOT"]
 
 REFERENCE = "reference"
-PROJECT_ROOT = Path(__file__).resolve().parents[2]  # a checkout: solution/ lies here
+PROJECT_ROOT = kit_path()  # solution/ lies here, in a checkout or an installed kit
 PERFECT = "perfect"
 
 

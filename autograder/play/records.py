@@ -81,7 +81,7 @@ class Ply:
     side: str
     move: Any  # the move as plain data (``pack.student_move``); None when the rules refused it
     text: str  # as it was returned or played, for people
-    seconds: float | None = None  # the submission's call, as timed; None for the opponent
+    seconds: float | None = None  # the submission's call, as judged (own time where measured)
     marks: tuple[tuple[int, int, str], ...] = ()  # its squares, as ``pack.marks`` draws them
     illegal: str | None = None  # why the rules refused it
     printed: str = ""  # what the submission printed during the call
@@ -146,7 +146,7 @@ def call_ply(pack: AnyPack, side: str, pos: Any, call: Call) -> Ply:
         side,
         move,
         call.returned or (call.error or "no move"),
-        call.seconds,
+        call.judged,  # the time the rubric judged, not the machine's load
         move_marks(pack, pos, call.raw),
         None if call.move is not None else (call.illegal or call.error or "no move"),
         call.printed,
