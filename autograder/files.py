@@ -1,5 +1,6 @@
-"""Files written whole or not at all: the one way the kit replaces a file; and where the kit's
-own course files (starters, answer keys, solutions, example classes) are.
+"""Files written whole or not at all: the one way the kit replaces a file; the one way a name
+from outside (a student's id) becomes a file name; and where the kit's own course files
+(starters, answer keys, solutions, example classes) are.
 
 A reader (a rerun, an instructor's spreadsheet, Gradescope) sees either the old content or all
 of the new, never a part: the data goes to a temporary file beside the target, is flushed to
@@ -10,7 +11,10 @@ run can tell the leftovers of a writer that died (see :func:`remove_stale`).
 from __future__ import annotations
 
 import contextlib
+import hashlib
+import json
 import os
+import re
 import shutil
 import tempfile
 from collections.abc import Iterator, Mapping
@@ -23,6 +27,8 @@ __all__ = [
     "replace_folder",
     "remove_stale",
     "remove_stale_folders",
+    "file_name",
+    "NAME_BYTES",
     "KIT_FOLDER",
     "kit_path",
 ]
@@ -103,6 +109,44 @@ def replace_folder(folder: Path, files: Mapping[str, str | bytes]) -> None:
     finally:
         shutil.rmtree(new, ignore_errors=True)
         shutil.rmtree(old, ignore_errors=True)
+
+
+_PLAIN_PART = re.compile(r"[a-z0-9_]+(?:[.-][a-z0-9_]+)*")
+_DIGESTED = re.compile(r".*-[0-9a-f]{12}")
+_READABLE = re.compile(r"[^\w.-]+")
+# names Windows keeps for devices, whatever the extension
+_DEVICES = {"con", "prn", "aux", "nul", *(f"{d}{n}" for d in ("com", "lpt") for n in range(10))}
+NAME_BYTES = 100  # of a name the kit makes: room left for a suffix and a writer's temporary name
+
+
+def file_name(*parts: str, limit: int = NAME_BYTES) -> str:
+    """A file or folder name for ``parts`` (ids from outside: a student's, a pair's), never
+    the same for other parts: ``parts`` joined by ``--`` as they are when each is plain
+    (lower-case letters, digits, ``_``, and single ``.`` or ``-`` inside) and the whole is
+    short; else a readable part of each, cut to share ``limit`` UTF-8 bytes, and a digest of
+    all of them. No plain name ends as a digested one does, so the two kinds never meet; a
+    name never starts with a dot nor is a device Windows keeps.
+
+    >>> file_name("ann"), file_name("jo!")
+    ('ann', 'jo_-c8ccd274bf62')
+    """
+    joined = "--".join(parts)
+    if (
+        all(_PLAIN_PART.fullmatch(part) for part in parts)
+        and len(joined) <= limit
+        and not _DIGESTED.fullmatch(joined)
+        and joined.split(".")[0] not in _DEVICES
+    ):
+        return joined
+    digest = hashlib.sha256(json.dumps(parts).encode()).hexdigest()[:12]
+    room = max(1, (limit - len(digest) - 1) // len(parts) - 2)
+    readable = [_cut(_READABLE.sub("_", part).lstrip(".-") or "_", room) for part in parts]
+    return f"{'--'.join(readable)}-{digest}"
+
+
+def _cut(text: str, size: int) -> str:
+    """``text`` cut to at most ``size`` UTF-8 bytes, never inside a character."""
+    return text.encode()[:size].decode("utf-8", "ignore")
 
 
 def remove_stale_folders(parent: Path) -> None:

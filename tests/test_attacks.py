@@ -32,10 +32,10 @@ from typing import Any
 
 import pytest
 
-from autograder.classroom.canvas_names import safe
 from autograder.play import fence
 from autograder.play.launch import PACKAGES
 from autograder.play.sandbox import INSTALL_BWRAP, available
+from autograder.play.untrusted import admit
 from tests.conftest import SOLUTIONS, STARTERS, autograder_process
 from tests.corpus import (
     ATTACKS,
@@ -543,11 +543,12 @@ def _write_class(folder: Path, ctx: Context, names: list[str]) -> None:
 
 
 def _row(name: str) -> str:
-    """The student id the batch gives the attack ``name``: its file's name, made safe."""
+    """The row the batch gives the attack ``name``: its file's name as handed in, escaped by
+    the text gate."""
     attack = ATTACKS[name]
     if attack.filename is None:
         return _student(name)
-    return safe(Path(attack.filename.replace("student", _student(name), 1)).stem)
+    return admit(Path(attack.filename.replace("student", _student(name), 1)).stem, "file")
 
 
 def _rows(out: Path) -> dict[str, dict[str, str]]:

@@ -4,8 +4,10 @@ nothing staged outlives the batch."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
+from autograder.classroom.handin import Homework, take_in
 from autograder.classroom.records import Entry
 from autograder.classroom.staging import NextUp
 from autograder.games import find_assignment
@@ -47,13 +49,16 @@ class _Processes:
 
 
 def _jobs(tmp_path: Path, *names: str) -> list[Entry]:
+    """The students as the one intake opens them; ``broken`` is one intake refused."""
+    homework = Homework(ASSIGNMENT.main_file, ASSIGNMENT.pack.files)
     jobs = []
     for name in names:
         path = tmp_path / f"{name}.py"
         path.write_text("class Teeko2Player:\n    pass\n" if name != "broken" else "")
         if name == "broken":
-            path.unlink()  # gone before its turn: it cannot be staged
-        jobs.append(Entry(name, path))
+            path.unlink()  # gone before intake opened it: it cannot be staged
+        (entry,) = take_in([path], tmp_path / "work" / name, homework, one=True).entries
+        jobs.append(replace(entry, student=name, id=name))
     return jobs
 
 

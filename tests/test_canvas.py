@@ -14,7 +14,7 @@ import autograder.classroom.collect as collect_module
 from autograder.classroom.canvas import write_canvas_import
 from autograder.classroom.collect import Collection, collect
 from autograder.classroom.intake import open_submission, packaging_problems
-from autograder.classroom.records import Entry, Record
+from autograder.classroom.records import Record
 from autograder.errors import GraderError
 from tests.conftest import course_rubric
 
@@ -66,24 +66,26 @@ def _files(root: Path) -> list[str]:
 @pytest.mark.parametrize(
     ("filename", "student", "late", "canvas_id", "name"),
     [
-        ("badgerbucky_123_456_hw8_bbadger.zip", "bbadger", False, "123", "badgerbucky"),
-        ("badgerbucky_LATE_123_456_hw8_bbadger.zip", "bbadger", True, "123", "badgerbucky"),
-        ("badgerbucky_late_123_456_hw8_bbadger.zip", "bbadger", True, "123", "badgerbucky"),
-        ("badgerbucky_123_456_hw8_bbadger-1.zip", "bbadger", False, "123", "badgerbucky"),
-        ("badgerbucky_123_456_hw8_bbadger-2.zip", "bbadger", False, "123", "badgerbucky"),
+        ("badgerbucky_123_456_hw8_bbadger.zip", "123", False, "123", "badgerbucky"),
+        ("badgerbucky_LATE_123_456_hw8_bbadger.zip", "123", True, "123", "badgerbucky"),
+        ("badgerbucky_late_123_456_hw8_bbadger.zip", "123", True, "123", "badgerbucky"),
+        ("badgerbucky_123_456_hw8_bbadger-1.zip", "123", False, "123", "badgerbucky"),
+        ("badgerbucky_123_456_hw8_bbadger-2.zip", "123", False, "123", "badgerbucky"),
         ("badgerbucky_123_456_game.py", "123", False, "123", "badgerbucky"),
         ("badgerbucky_123_456_homework.zip", "123", False, "123", "badgerbucky"),
-        ("anon_fRGSh_456_hw8_bbadger.zip", "bbadger", False, None, None),
+        ("anon_fRGSh_456_hw8_bbadger.zip", "fRGSh", False, None, None),
         ("anon_fRGSh_456_game.py", "fRGSh", False, None, None),
         ("anon_LATE_fRGSh_456_game.py", "fRGSh", True, None, None),
         ("anon_fRGSh_LATE_456_game.py", "fRGSh", True, None, None),
         ("hw8_bbadger.zip", "bbadger", False, None, None),
         ("hw8_BBadger.zip", "bbadger", False, None, None),
-        ("badgerbucky_123_456_hw8_BBADGER.zip", "bbadger", False, "123", "badgerbucky"),
+        ("badgerbucky_123_456_hw8_BBADGER.zip", "123", False, "123", "badgerbucky"),
         ("hw8_bbadger-2.zip", "bbadger", False, None, None),
         ("hw8_bbadger (1).zip", "bbadger", False, None, None),
         ("alice.py", "alice", False, None, None),
-        ("Bücky Badger!.py", "B_cky_Badger_", False, None, None),
+        ("Bücky Badger!.py", "Bücky Badger!", False, None, None),
+        ("Zoë Ñúñez hw8 (1).py", "Zoë Ñúñez hw8 (1)", False, None, None),
+        ("王伟.py", "王伟", False, None, None),
         ("müllerjürgen_77_88_game.py", "77", False, "77", "müllerjürgen"),
     ],
     ids=[
@@ -104,17 +106,31 @@ def _files(root: Path) -> list[str]:
         "no Canvas name, resubmission",
         "browser copy (1)",
         "plain .py: stem",
-        "unsafe characters replaced",
+        "any name kept whole",
+        "a browser's copy number kept in a name",
+        "a name in Chinese",
         "accented sortable name",
     ],
 )
 def test_each_naming_identifies_the_student(tmp_path, filename, student, late, canvas_id, name):
+    """A row is keyed by Canvas's user id (or anonymous id), else the netid the course's zip
+    name gives, else the name exactly as handed in; a netid typed beside a Canvas id is only
+    claimed, in the student's note."""
     path = _submission(tmp_path / "in" / filename)
     found = _collect(tmp_path, path)
     assert found.problems == ()
     (entry,) = found.entries
-    assert entry == Entry(student, entry.path, late, canvas_id, name, source=filename)
+    assert (entry.student, entry.key, entry.late, entry.canvas_id, entry.name, entry.source) == (
+        student,
+        student,
+        late,
+        canvas_id,
+        name,
+        filename,
+    )
     assert entry.path.read_bytes() == path.read_bytes()
+    claimed = (canvas_id or filename.startswith("anon")) and "hw8_" in filename
+    assert ("which claims netid bbadger" in entry.note) == bool(claimed), entry.note
 
 
 @pytest.mark.parametrize(
@@ -123,10 +139,10 @@ def test_each_naming_identifies_the_student(tmp_path, filename, student, late, c
         ("badgerbucky_123_456_hw8_bbadger.zip", "canvas/badgerbucky_123_456/hw8_bbadger.zip"),
         (
             "badgerbucky_LATE_123_456_hw8_bbadger-2.zip",
-            "canvas/badgerbucky_LATE_123_456/hw8_bbadger.zip",
+            "canvas/badgerbucky_LATE_123_456-3d33f4b41364/hw8_bbadger.zip",
         ),
-        ("anon_fRGSh_456_game.py", "canvas/anon_fRGSh_456/game.py"),
-        ("badgerbucky_123_456_..", "canvas/badgerbucky_123_456/student"),
+        ("anon_fRGSh_456_game.py", "canvas/anon_fRGSh_456-c4686c802c82/game.py"),
+        ("badgerbucky_123_456_..", "canvas/badgerbucky_123_456/_-5bd4aa190f63"),
         (
             "badgerbucky_123_456_hw8_bbadger (1).zip",
             "canvas/badgerbucky_123_456/hw8_bbadger (1).zip",
@@ -160,9 +176,11 @@ def test_an_uncanvased_file_is_graded_where_it_is(tmp_path):
 def test_a_course_can_change_the_netid_pattern(tmp_path):
     path = _submission(tmp_path / "in" / "badgerbucky_123_456_p5-BBadger.zip")
     found = _collect(tmp_path, path, netid_pattern=r"p5-(?P<netid>\w+)\.zip")
-    assert [e.student for e in found.entries] == ["bbadger"]
+    assert [e.student for e in found.entries] == ["123"]
+    assert "which claims netid bbadger" in found.entries[0].note
     found = _collect(tmp_path, path)  # the course's default does not know p5-
     assert [e.student for e in found.entries] == ["123"]
+    assert "claims" not in found.entries[0].note
 
 
 @pytest.mark.parametrize(
@@ -190,11 +208,13 @@ def test_the_newest_canvas_file_is_kept_and_the_others_named(tmp_path):
     ):
         _submission(folder / filename)
     (entry,) = _collect(tmp_path, folder).entries
-    assert entry.path == tmp_path / "work/canvas/badgerbucky_LATE_123_900/hw8_bbadger.zip"
+    assert (
+        entry.path == tmp_path / "work/canvas/badgerbucky_LATE_123_900-700e7e14c06f/hw8_bbadger.zip"
+    )
     assert entry.late
-    assert entry.note == (
+    assert entry.note.startswith(
         "3 submissions found; graded the newest, hw8_bbadger-1.zip (file id 900); "
-        "not graded: hw8_bbadger-2.zip (file id 456), hw8_bbadger.zip (file id 400)"
+        "not graded: hw8_bbadger-2.zip (file id 456), hw8_bbadger.zip (file id 400); "
     )
 
 
@@ -223,13 +243,13 @@ def test_without_file_ids_nor_numbers_the_latest_modified_is_kept(tmp_path):
     )
 
 
-def test_a_canvas_users_files_all_go_under_their_netid(tmp_path):
-    """A later game.py without a netid in its name is still the netid's, not a new student."""
+def test_a_canvas_users_files_all_go_under_their_user_id(tmp_path):
+    """A later game.py without a netid in its name is still the user's, not a new student."""
     folder = tmp_path / "in"
     _submission(folder / "badgerbucky_123_456_hw8_bbadger.zip")
     _submission(folder / "badgerbucky_123_789_game.py")
     (entry,) = _collect(tmp_path, folder).entries
-    assert (entry.student, entry.canvas_id) == ("bbadger", "123")
+    assert (entry.student, entry.canvas_id) == ("123", "123")
     assert entry.path == tmp_path / "work/canvas/badgerbucky_123_789/game.py"
 
 
@@ -274,7 +294,9 @@ def test_a_file_name_naming_a_classmates_netid_is_not_followed(tmp_path):
     _submission(folder / "doejane_10009_502_hw8_ann.zip")
     _submission(folder / "leekim_10011_503_hw8_kim.zip")
     found = _collect(tmp_path, folder)
-    assert [e.student for e in found.entries] == ["10006", "10009", "kim"]
+    assert [e.student for e in found.entries] == ["10006", "10009", "10011"]
+    assert "which claims netid kim" in found.entries[2].note
+    assert found.warnings[-1].startswith("1 file names claim a netid (10011 claims kim);")
 
 
 def test_an_emailed_file_naming_a_user_id_is_not_merged_into_that_user(tmp_path):
@@ -283,9 +305,9 @@ def test_an_emailed_file_naming_a_user_id_is_not_merged_into_that_user(tmp_path)
     found = _collect(tmp_path, victim, emailed)
     assert [(e.student, e.path.name) for e in found.entries] == [
         ("10006", "homework8.zip"),
-        ("hw8_10006-no-canvas-id", "hw8_10006.zip"),
+        ("10006-no-canvas-id", "hw8_10006.zip"),
     ]
-    assert "graded on its own as hw8_10006-no-canvas-id" in found.entries[1].note
+    assert "graded on its own as 10006-no-canvas-id" in found.entries[1].note
 
 
 def test_a_user_off_the_roster_naming_a_listed_login_keeps_their_id(tmp_path):
@@ -326,13 +348,26 @@ def test_a_file_without_canvas_id_is_not_merged_into_a_disputed_netid(tmp_path):
     assert "graded on its own" in found.entries[2].note
 
 
-def test_a_file_without_canvas_id_joins_the_one_canvas_user_with_its_netid(tmp_path):
+def test_a_file_without_canvas_id_joins_the_canvas_user_the_roster_gives_its_netid(tmp_path):
     bundled = _submission(tmp_path / "in" / "badgerbucky_123_456_hw8_bbadger.zip")
     emailed = _submission(tmp_path / "email" / "hw8_bbadger.zip")
-    (entry,) = _collect(tmp_path, bundled, emailed).entries
-    assert (entry.student, entry.canvas_id) == ("bbadger", "123")
+    (entry,) = _collect(tmp_path, bundled, emailed, logins={"123": "bbadger"}).entries
+    assert (entry.student, entry.canvas_id, entry.key) == ("bbadger", "123", "123")
     assert entry.path.parent.name == "badgerbucky_123_456"
     assert entry.note.startswith("2 submissions found; graded the newest, hw8_bbadger.zip")
+
+
+def test_without_a_roster_a_netid_typed_by_a_canvas_user_joins_nothing(tmp_path):
+    """The netid in the Canvas user's file name is a claim: an emailed file with that netid is
+    a student of its own, and both notes say why."""
+    bundled = _submission(tmp_path / "in" / "badgerbucky_123_456_hw8_bbadger.zip")
+    emailed = _submission(tmp_path / "email" / "hw8_bbadger.zip")
+    found = _collect(tmp_path, bundled, emailed)
+    assert [(e.student, e.canvas_id) for e in found.entries] == [
+        ("123", "123"),
+        ("bbadger", None),
+    ]
+    assert "Canvas users 123 typed netid bbadger too; graded on its own" in found.entries[1].note
 
 
 # -- inputs: folders, bundles, junk ---------------------------------------------------------------
@@ -354,17 +389,17 @@ def test_a_canvas_bundle_of_student_zips_is_unpacked_into_the_work_folder(tmp_pa
     work = tmp_path / "work"
     assert found.problems == ()
     assert [(e.student, e.late, e.canvas_id) for e in found.entries] == [
+        ("123", False, "123"),
+        ("124", True, "124"),
         ("125", False, "125"),
-        ("bbadger", False, "123"),
-        ("echen", True, "124"),
     ]
     assert [str(e.path.relative_to(work)) for e in found.entries] == [
-        "canvas/smithann_125_458/game.py",
         "canvas/badgerbucky_123_456/hw8_bbadger.zip",
-        "canvas/cheneve_LATE_124_457/hw8_echen.zip",
+        "canvas/cheneve_LATE_124_457-4b8e248f6771/hw8_echen.zip",
+        "canvas/smithann_125_458/game.py",
     ]
     # the student zips come out whole: intake can open them
-    opened = open_submission(found.entries[1].path, tmp_path / "open")
+    opened = open_submission(found.entries[0].path, tmp_path / "open")
     assert (opened.source_dir / "game.py").read_text() == GAME
     rubric = course_rubric()
     assert (
@@ -417,7 +452,7 @@ def test_several_inputs_can_be_mixed(tmp_path):
     own = _zip(tmp_path / "homework.zip", {"hw8/game.py": GAME, "hw8/notes.zip": b"x"})
     found = _collect(tmp_path, bundle, loose, single.parent, own, tmp_path / "grace.py")
     assert [(e.student, e.path.name) for e in found.entries] == [
-        ("bbadger", "hw8_bbadger.zip"),
+        ("123", "hw8_bbadger.zip"),
         ("echen", "hw8_echen.zip"),
         ("frank", "frank"),
         ("homework", "homework.zip"),  # holds game.py: a student's own zip, not a bundle

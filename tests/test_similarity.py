@@ -254,7 +254,7 @@ def test_a_notebook_is_compared_on_its_code_cells(tmp_path):
     assert {top.a, top.b} == {"alice", "nora"} and top.flagged
     nora = next(d for d in comparison.documents if d.name == "nora")
     assert "homework.ipynb" in [f.name for f in nora.files]
-    assert "compared on the code it holds" in nora.notes[0]
+    assert not nora.notes  # taken as grade takes it: the folder's notebook is the homework
 
 
 def test_a_copy_split_over_two_files_is_found(tmp_path):

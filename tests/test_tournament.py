@@ -21,6 +21,7 @@ from autograder.grading.tournament import (
     leaderboard_csv,
     leaderboard_html,
     leaderboard_text,
+    pair_file,
     rate,
 )
 from tests.conftest import COURSE_TOML, ROOT, TEEKO
@@ -236,7 +237,8 @@ def test_the_html_head_to_head_links_each_cell_to_the_pairs_replays():
     players = [("a<b", "student", ""), ("c", "student", "")]
     games = [_game("a<b", "c", "a<b"), _game("c", "a<b", None)]
     page = leaderboard_html("T", rate(players, games), games, [])
-    assert 'href="games/a&lt;b--c.html">1–1–0</a>' in page
+    assert f'href="{pair_file("a<b", "c")}">1–1–0</a>' in page
+    assert pair_file("a<b", "c").startswith("games/a_b--c-")  # a readable name and a digest
     assert "<script" not in page and "a<b" not in page
 
 

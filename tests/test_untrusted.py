@@ -50,7 +50,7 @@ def test_a_whole_reply_is_cleaned_keys_too():
 
 @pytest.mark.parametrize(
     ("kind", "bound"),
-    [("name", 100), ("repr", 300), ("message", 400), ("file", 160), ("printed", 4096)],
+    [("name", 100), ("repr", 300), ("message", 400), ("file", 255), ("printed", 4096)],
 )
 def test_each_kind_of_text_is_cut_to_its_bound(kind, bound):
     assert BOUNDS[kind] == bound

@@ -11,12 +11,18 @@ from __future__ import annotations
 import collections
 from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, CancelledError, Future, ThreadPoolExecutor, wait
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
-from autograder.classroom.fingerprint import Fingerprint, content_digest, kit_version
+from autograder.classroom.fingerprint import Fingerprint, kit_version, submission_digest
 from autograder.classroom.records import Entry, Record, read_record
 from autograder.classroom.staging import NextUp, Processes, Stopped
-from autograder.classroom.student_folder import Job, WriteFailed, error_record, student_dir
+from autograder.classroom.student_folder import (
+    Job,
+    WriteFailed,
+    error_record,
+    folder_name,
+    student_dir,
+)
 from autograder.classroom.worker import Grading, Later, Runner, grade_later, grade_one
 from autograder.errors import GraderError
 from autograder.files import remove_stale_folders
@@ -41,7 +47,7 @@ class BatchResult:
 class _Plan:
     """Who is graded in this run and why; the grades already on disk."""
 
-    prints: dict[str, Fingerprint] = field(default_factory=dict)  # student -> how graded now
+    prints: dict[str, Fingerprint] = field(default_factory=dict)  # student id -> how graded now
     existing: dict[str, Record] = field(default_factory=dict)
     pending: list[Entry] = field(default_factory=list)
     why: collections.Counter[str] = field(default_factory=collections.Counter)
@@ -59,7 +65,7 @@ class _Progress:
     measured_again: int = 0
 
     def finished(self, record: Record) -> None:
-        self.plan.existing[record.student] = record
+        self.plan.existing[record.key] = record
         self.done += 1
         if self.on_done is not None:
             self.on_done(record, self.done, len(self.plan.pending))
@@ -67,7 +73,7 @@ class _Progress:
 
 def _fingerprint(entry: Entry, grading: Grading, packages: str) -> Fingerprint:
     try:
-        submission = content_digest(entry.path)
+        submission = submission_digest(entry)
     except OSError:
         submission = "unreadable"
     rubric, name = grading.rubric, grading.assignment.name
@@ -82,12 +88,12 @@ def _plan(entries: Sequence[Entry], grading: Grading, regrade: bool, only: Seque
     missing = missing_packages(packages)
     installed = ",".join(name for name in packages if name not in missing)
     for entry in entries:
-        print_ = plan.prints[entry.student] = _fingerprint(entry, grading, installed)
-        record = read_record(student_dir(grading.out, entry.student) / "record.json")
+        print_ = plan.prints[entry.key] = _fingerprint(entry, grading, installed)
+        record = read_record(student_dir(grading.out, entry.key) / "record.json")
         if record is not None:
-            plan.existing[entry.student] = record
+            plan.existing[entry.key] = record
         if only:
-            if entry.student in only:
+            if entry.student in only or entry.key in only:
                 plan.pending.append(entry)
                 plan.why["named with --only"] += 1
             continue
@@ -122,7 +128,7 @@ def grade_batch(
 
     :raises GraderError: when ``only`` names a student the inputs do not hold.
     """
-    unknown = sorted(set(only) - {e.student for e in entries})
+    unknown = sorted(set(only) - {e.student for e in entries} - {e.key for e in entries})
     if unknown:
         known = ", ".join(sorted(e.student for e in entries)[:10])
         raise GraderError(f"--only: no student {', '.join(unknown)} in the inputs (found: {known})")
@@ -132,8 +138,8 @@ def grade_batch(
     order = [
         Job(
             e,
-            plan.prints[e.student],
-            reproduce(e.student) if reproduce else None,
+            plan.prints[e.key],
+            reproduce(e.key) if reproduce else None,
             processes.stopping,
         )
         for e in plan.pending
@@ -220,19 +226,18 @@ def _measure_later(
 def _result(entries: Sequence[Entry], grading: Grading, progress: _Progress) -> BatchResult:
     plan = progress.plan
     ordered = [
-        plan.existing[e.student]
-        for e in sorted(entries, key=lambda e: e.student)
-        if e.student in plan.existing
+        replace(plan.existing[e.key], student=e.student, id=e.key)  # named as this run names it
+        for e in sorted(entries, key=lambda e: (e.student, e.key))
+        if e.key in plan.existing
     ]
-    current = tuple(r for r in ordered if plan.prints[r.student].same_grading(r.fingerprint))
+    current = tuple(r for r in ordered if plan.prints[r.key].same_grading(r.fingerprint))
     stale = tuple(r.student for r in ordered if r not in current)
+    folders = {folder_name(key) for key in plan.prints}
     strangers = tuple(
         sorted(
             folder.name
             for folder in (grading.out / "students").glob("*")
-            if folder.is_dir()
-            and not folder.name.startswith(".")
-            and folder.name not in plan.prints
+            if folder.is_dir() and not folder.name.startswith(".") and folder.name not in folders
         )
     )
     return BatchResult(

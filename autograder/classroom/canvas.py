@@ -12,6 +12,7 @@ from pathlib import Path
 from autograder.classroom.records import Record
 from autograder.errors import GraderError
 from autograder.files import write_atomic
+from autograder.play.untrusted import admit, csv_text
 
 __all__ = [
     "Roster",
@@ -96,9 +97,10 @@ class Roster:
         return [i for i in range(1, len(self.rows)) if self.cell(i, "ID")]
 
     def who(self, index: int) -> str:
+        """The row's student as a sentence names them, through the text gate."""
         login, ident = self.cell(index, "SIS Login ID"), self.cell(index, "ID")
         named = f"login {login}, ID {ident}" if login else f"ID {ident}"
-        return f"{self.cell(index, 'Student') or 'an unnamed student'} ({named})"
+        return admit(f"{self.cell(index, 'Student') or 'an unnamed student'} ({named})", "note")
 
 
 def read_roster(path: Path, assignment_column: str | None = None) -> Roster:
@@ -195,8 +197,8 @@ def roster_logins(roster: Roster) -> dict[str, str]:
 
 def roster_names(roster: Roster, found: Match, records: Sequence[Record]) -> list[Record]:
     """``records`` with each matched student's name as the roster spells it."""
-    names = {r.student: roster.cell(i, "Student") for i, r in found.rows.items()}
-    return [replace(r, name=names.get(r.student) or r.name) for r in records]
+    names = {r.key: admit(roster.cell(i, "Student"), "file") for i, r in found.rows.items()}
+    return [replace(r, name=names.get(r.key) or r.name) for r in records]
 
 
 def write_canvas_import(
@@ -219,16 +221,15 @@ def write_canvas_import(
     found = match_roster(roster, records)
     keep = [*roster.where.values(), roster.score_at]
     students = set(roster.students)
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
+    rows = []
     for index, row in enumerate(roster.rows):
-        values = [row[i] if i < len(row) else "" for i in keep]
+        values = [admit(row[i], "file") if i < len(row) else "" for i in keep]
         if index == 0:
-            values = [roster.header[i] for i in keep]
+            values = [admit(roster.header[i], "file") for i in keep]
         elif index in found.rows:
             values[-1] = _points(found.rows[index].score)
         elif index in students:
             values[-1] = ""
-        writer.writerow(values)
-    write_atomic(out, buffer.getvalue())
+        rows.append(values)
+    write_atomic(out, csv_text(rows))
     return found.problems

@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
 
-__all__ = ["Candidate", "parse", "looks_like_students", "safe", "newest"]
+__all__ = ["Candidate", "parse", "looks_like_students", "newest"]
 
 # Sortable names are letters and digits (Canvas drops spaces and punctuation; hyphens are
 # tolerated); anonymous ids are short letter-and-digit strings, not numbers.
@@ -27,7 +27,6 @@ _ANONYMOUS = re.compile(
 )
 # A copy's number before the extension: Canvas's "-2", a browser's " (2)".
 _COPY = re.compile(r"(?P<stem>.+?)(?:-(?P<dash>\d+)| \((?P<paren>\d+)\))(?P<ext>\.[^.]*)?")
-_UNSAFE = re.compile(r"[^A-Za-z0-9._-]+")
 
 
 @dataclass(frozen=True)
@@ -37,7 +36,7 @@ class Candidate:
     path: Path
     shown: str  # the name without Canvas's prefix, as notes show it
     given: str  # the same without Canvas's resubmission number: the student's own name
-    netid: str | None
+    netid: str | None  # the netid the name claims (the rubric's pattern), case folded
     user: str | None  # Canvas user id
     anon: str | None  # Canvas anonymous id
     name: str | None  # Canvas sortable name
@@ -45,7 +44,7 @@ class Candidate:
     file_id: int | None
     copy: int  # resubmission number, 0 for the first
     mtime: float
-    fallback: str  # the student id when no netid or Canvas id is known
+    fallback: str  # the student id when no netid or Canvas id is known, exactly as named
     folder: bool = False  # a student's folder, not a file
 
     @property
@@ -57,11 +56,6 @@ def newest(candidate: Candidate) -> tuple[int, int, float, str]:
     """Sort key: Canvas file ids grow with time; then the copy number; then the clock."""
     file_id = candidate.file_id if candidate.file_id is not None else -1
     return (file_id, candidate.copy, candidate.mtime, candidate.path.name)
-
-
-def safe(text: str) -> str:
-    """``text`` usable as a folder name: only ``[A-Za-z0-9._-]``, never hidden nor ``..``."""
-    return _UNSAFE.sub("_", text).lstrip(".") or "student"
 
 
 def _fallback(path: Path, original: str, folder: bool) -> str:
@@ -95,7 +89,7 @@ def parse(
         path=path,
         shown=original,
         given=given,
-        netid=safe(hit["netid"].casefold()) if hit else None,
+        netid=hit["netid"].casefold() if hit and hit["netid"] else None,
         user=named["user"] if named and not anonymous else None,
         anon=anonymous["anon"] if anonymous else None,
         name=named["name"] if named and not anonymous else None,
@@ -103,7 +97,7 @@ def parse(
         file_id=int(match["file"]) if match else None,
         copy=number,
         mtime=mtime,
-        fallback=safe(_fallback(path, original, folder)),
+        fallback=_fallback(path, original, folder),
         folder=folder,
     )
 

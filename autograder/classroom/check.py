@@ -16,16 +16,10 @@ from autograder.classroom.class_run import (
     command_line,
     not_installed,
 )
-from autograder.classroom.intake import (
-    Submission,
-    choose_assignment,
-    main_file_of,
-    open_submission,
-    require_files,
-)
+from autograder.classroom.handin import Homework, take_in
+from autograder.classroom.intake import Submission, choose_assignment, require_files
 from autograder.classroom.submission import Graded, grade_submission, load_warning
 from autograder.errors import GraderError
-from autograder.games import ASSIGNMENTS
 from autograder.games.pack import Assignment
 from autograder.grading.rubric import ExtraOptions, load_rubric
 from autograder.play.busy import machine_load
@@ -65,10 +59,12 @@ def open_one(
     its files and classes), and the notes for its report.
 
     :raises GraderError: when it cannot be opened, or its assignment cannot be told."""
-    main = assignment_named(name).main_file if name else main_file_of(path)
-    files = next((a.pack.files for a in ASSIGNMENTS.values() if a.pack.files[0] == main), ())
-    submission = open_submission(path, work, main, files)
-    assignment, how = choose_assignment(name, submission, main)
+    main = assignment_named(name).main_file if name else None
+    (entry,) = take_in([path], work, Homework(main), one=True).entries
+    if entry.submission is None:
+        raise GraderError(entry.refused)
+    submission = entry.submission
+    assignment, how = choose_assignment(name, submission, submission.main)
     require_files(submission, assignment.pack)
     return submission, assignment, (*submission.notes, *((how,) if how else ()))
 

@@ -14,8 +14,8 @@ from pathlib import Path
 
 from autograder.classroom.canvas import Roster, read_roster, roster_logins
 from autograder.classroom.cluster import Cluster
-from autograder.classroom.collect import Collection, collect
 from autograder.classroom.fingerprint import kit_version
+from autograder.classroom.handin import HandIn, Homework, take_in
 from autograder.errors import GraderError
 from autograder.files import write_atomic
 from autograder.games import find_assignment
@@ -147,16 +147,17 @@ def collect_class(
     rubric: Rubric,
     roster: Roster | None,
     listener: Listener,
-) -> Collection:
-    """The class in ``inputs``, one entry per student, what could not be read and the
-    identities not followed said as they are found."""
-    collection = collect(
-        [Path(p) for p in inputs],
-        work,
-        rubric.packaging_pattern,
+) -> HandIn:
+    """The class in ``inputs`` through the one intake: one entry per student, each opened (or
+    why not); what could not be read and the identities not followed said as they are found."""
+    homework = Homework(
         assignment.main_file,
+        assignment.pack.files,
+        assignment.pack,
+        rubric.packaging_pattern,
         roster_logins(roster) if roster is not None else None,
     )
+    collection = take_in([Path(p) for p in inputs], work, homework)
     for problem in collection.problems:
         listener.say(f"skipped: {problem}")
     for warning in collection.warnings:
@@ -227,7 +228,7 @@ class AtHand:
 
     work: Path
     cluster: Cluster | None
-    collection: Collection
+    collection: HandIn
 
 
 @contextmanager

@@ -94,7 +94,7 @@ def class_tournament(request: TournamentRequest, listener: Listener) -> ClassTou
         ThreadPoolExecutor(max_workers=jobs, thread_name_prefix="game") as pool,
     ):
         collection, cluster, work = at_hand.collection, at_hand.cluster, at_hand.work
-        players, problems = class_players(collection.entries, assignment, work)
+        players, problems = class_players(collection.entries)
         for problem in problems:
             listener.say(f"skipped: {problem}")
         left_out = [*collection.problems, *problems]
@@ -147,7 +147,7 @@ def _roster_names(
     a grade to its row; each mismatch said."""
     playing = {p.id for p in players}
     records = [
-        Record(e.student, "", 0, 0, {}, late=e.late, canvas_id=e.canvas_id, name=e.name)
+        Record(e.student, "", 0, 0, {}, late=e.late, canvas_id=e.canvas_id, name=e.name, id=e.key)
         for e in entries
         if e.student in playing
     ]

@@ -13,6 +13,7 @@ import functools
 import platform
 import tempfile
 import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import Future
 from dataclasses import replace
@@ -20,8 +21,9 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from autograder.classroom.fingerprint import Fingerprint
+from autograder.classroom.handin import shipped_files
 from autograder.classroom.records import Entry, Record
-from autograder.classroom.student_folder import Job, write_student
+from autograder.classroom.student_folder import Job, save_error, student_dir, write_student
 from autograder.classroom.tournament import short_layers
 from autograder.classroom.worker import Grading, Later, Runner, grade_here
 from autograder.errors import GraderError
@@ -110,43 +112,33 @@ def _then(future: Future[A], then: Callable[[A], B]) -> Future[B]:
 # ---- grade on a cluster -------------------------------------------------------------------------
 
 
-def _entry_files(path: Path) -> tuple[bool, tuple[tuple[str, bytes], ...]]:
-    """A student's input as bytes: (a folder?, its files)."""
-    if path.is_dir():
-        found = sorted(p for p in path.rglob("*") if p.is_file())
-        return True, tuple((p.relative_to(path).as_posix(), p.read_bytes()) for p in found)
-    return False, ((path.name, path.read_bytes()),)
-
-
 def grade_remotely(
     sent: tuple[Entry, Fingerprint, str | None],
-    files: tuple[bool, tuple[tuple[str, bytes], ...]],
+    files: tuple[tuple[str, bytes], ...],
     assignment: str,
     rubric: Rubric,
     seed: int,
 ) -> tuple[Record, dict[str, bytes]]:
     """Grade one student on this machine exactly as the batch does, slow calls measured again
-    at once; the record and the files of its folder, with this machine's paths put back as
-    the instructor's. ``sent`` is the batch's job but for what only the instructor's process
-    holds (its stop signal)."""
+    at once, from ``files``: the submission as the instructor's intake opened it (this machine
+    reads nothing else, and opens nothing again); the record and the files of its folder.
+    ``sent`` is the batch's job but for what only the instructor's process holds (its stop
+    signal)."""
     job = Job(*sent, threading.Event())
-    shown = str(job.entry.path)
-    folder, items = files
+    opened = job.entry.submission
+    if opened is None:
+        raise GraderError(f"{job.entry.student}: nothing was sent to grade")
     with tempfile.TemporaryDirectory(prefix="teeko-remote-") as work:
-        base = Path(work) / "in"
-        target = base / job.entry.path.name
-        for name, data in items:
-            path = target / name if folder else base / name
+        folder = Path(work) / "submission"
+        for name, data in files:
+            path = folder / name
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_bytes(data)
-        local = replace(job, entry=replace(job.entry, path=target))
+        here = replace(job.entry, submission=replace(opened, source_dir=folder))
         grading = Grading(find_assignment(assignment), rubric, seed, Path(work) / "out")
-        result = grade_here(local, grading)
-        student = grading.out / "students" / job.entry.student
-        made = {
-            p.name: p.read_bytes().replace(str(target).encode(), shown.encode())
-            for p in student.iterdir()
-        }
+        result = grade_here(replace(job, entry=here), grading)
+        student = student_dir(grading.out, job.entry.key)
+        made = {p.name: p.read_bytes() for p in student.iterdir()}
     record = Record.from_json(made["record.json"].decode()) if "record.json" in made else result
     return record, made
 
@@ -162,11 +154,16 @@ def remote_grader(cluster: Cluster) -> Runner:
     """The batch's way to grade one student, on ``cluster``."""
 
     def run(job: Job, grading: Grading) -> Future[Record | Later]:
+        if job.entry.submission is None:  # nothing to send: its zero is written here
+            job.began = time.monotonic()
+            done: Future[Record | Later] = Future()
+            pack, rubric = grading.assignment.pack, grading.rubric
+            done.set_result(save_error(job, grading.out, job.entry.refused, pack.title,
+                                       rubric.max_score))  # fmt: skip
+            return done
         about = (job.entry, job.fingerprint, job.reproduce)
         name, rubric, seed = grading.assignment.name, grading.rubric, grading.seed
-        sent = cluster.submit(
-            grade_remotely, about, _entry_files(job.entry.path), name, rubric, seed
-        )
+        sent = cluster.submit(grade_remotely, about, shipped_files(job.entry), name, rubric, seed)
         return _then(sent, functools.partial(_write_back, out=grading.out, job=job))
 
     return run

@@ -1,9 +1,12 @@
-"""A whole class in: :func:`collect` turns the inputs of ``autograder grade`` (a folder, several
-zips or .py files, or the zip Canvas's "Download Submissions" produces) into one
-:class:`~autograder.classroom.records.Entry` per student, without opening any student's zip
-beyond listing it: grading, and any error in a student's file, is the batch's business. Names
-are read by :mod:`~autograder.classroom.canvas_names`, students told apart by
-:mod:`~autograder.classroom.students`; this module walks the file system.
+"""A whole class in: :func:`collect` turns the inputs of a class command (a folder, several
+zips or .py files, a GitHub Classroom folder of repositories, or the zip or folder Canvas's
+"Download Submissions" produces) into one :class:`~autograder.classroom.records.Entry` per
+student, without opening any student's zip beyond listing it: opening each one is
+:mod:`~autograder.classroom.handin`'s business. Names are read by
+:mod:`~autograder.classroom.canvas_names`, students told apart by
+:mod:`~autograder.classroom.students`; this module walks the file system, listing each folder
+without following a link (:mod:`~autograder.classroom.reading`): a link among the students'
+files is a student whose submission is refused, never read through.
 """
 
 from __future__ import annotations
@@ -18,11 +21,21 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path, PurePosixPath
 
-from autograder.classroom.canvas_names import Candidate, looks_like_students, parse, safe
-from autograder.classroom.intake import is_junk, unpack
+from autograder.classroom.canvas_names import Candidate, looks_like_students, parse
+from autograder.classroom.reading import (
+    Budget,
+    holds_code,
+    is_junk,
+    kind,
+    listing,
+    open_zip,
+    read_file,
+    unpack,
+)
 from autograder.classroom.records import Entry
 from autograder.classroom.students import identify
 from autograder.errors import GraderError
+from autograder.files import file_name
 from autograder.play.untrusted import admit
 
 __all__ = [
@@ -35,6 +48,7 @@ __all__ = [
 BUNDLE_MAX_UNPACKED = 2 << 30  # bytes: a class bundle holds every student's zip, so 2 GB
 BUNDLE_MAX_ENTRIES = 5_000
 _ADVICE = re.compile(r"; (?:zip|submit) [^']*$")  # "...; zip it again" ending intake's messages
+_FILES = (".py", ".zip", ".ipynb")  # what a student's file is named, a folder else
 
 
 @dataclass(frozen=True)
@@ -58,7 +72,7 @@ class _Intake:
 
     def candidate(self, path: Path, *, folder: bool = False) -> None:
         try:
-            mtime = path.stat().st_mtime
+            mtime = os.lstat(path).st_mtime
         except OSError:
             mtime = 0.0
         self.found.append(parse(path, self.netid, folder=folder, mtime=mtime))
@@ -69,14 +83,17 @@ class _Intake:
     # -- inputs -------------------------------------------------------------------------------
 
     def take_input(self, path: Path) -> None:
-        if path.is_dir():
-            if (path / "game.py").is_file():
+        what = kind(path)
+        if what == "link" and path.is_dir():  # the instructor's own link to a class folder
+            path, what = path.resolve(), "folder"
+        if what == "folder":
+            if kind(path / "game.py") == "file":
                 self.candidate(path, folder=True)
             elif not self.scan(path):
                 self.problems.append(f"{path} holds no submissions")
-        elif path.is_file():
+        elif what in ("file", "link"):  # a link named alone: refused when it is opened
             self.take_file(path, top_level=True)
-        elif path.exists():
+        elif what == "other":
             self.problems.append(f"{path} is neither a file nor a folder")
         else:
             self.problems.append(f"{path} does not exist")
@@ -85,21 +102,25 @@ class _Intake:
         """Take the files and student folders directly in ``folder``; returns how many."""
         before = len(self.found)
         try:
-            children = sorted(p for p in folder.iterdir() if not is_junk(p.name))
+            children = listing(folder)
         except OSError as err:
             self.problems.append(f"cannot read the folder {folder}: {err.strerror or err}")
             return 0
-        for child in children:
-            if child.is_dir():
-                if _holds_python(child):
+        for child, what in children:
+            if what == "folder":
+                if holds_code(child):
                     self.candidate(child, folder=True)
                 else:
                     self.problems.append(
                         f"{child} is a folder without a .py file; pass it as an input of its "
                         "own to grade the files inside"
                     )
-            elif child.is_file():
+            elif what == "link":  # a student's, whatever it points at: refused, never followed
+                self.candidate(child, folder=not child.name.lower().endswith(_FILES))
+            elif what == "file":
                 self.take_file(child, top_level=False)
+            else:
+                self.problems.append(f"{child} is neither a file nor a folder")
         return len(self.found) - before
 
     def take_file(self, path: Path, *, top_level: bool) -> None:
@@ -108,16 +129,20 @@ class _Intake:
         A zip whose name says it is a student's is never opened here, so a damaged one still
         becomes an entry and is graded zero with intake's reason.
         """
-        if path.suffix.lower() in (".py", ".ipynb") or self.looks_like_students(path.name):
+        if (
+            path.suffix.lower() in (".py", ".ipynb")
+            or self.looks_like_students(path.name)
+            or kind(path) == "link"
+        ):
             self.candidate(path)
             return
-        if path.suffix.lower() != ".zip" and not zipfile.is_zipfile(path):
+        if path.suffix.lower() != ".zip" and not _is_zip(path):
             self.problems.append(f"{path} is not a .py file, a notebook, a zip or a folder")
             return
         try:
-            with zipfile.ZipFile(path) as archive:
+            with open_zip(path, admit(path.name, "file")) as archive:
                 infos = archive.infolist()
-        except (zipfile.BadZipFile, OSError, ValueError):
+        except (zipfile.BadZipFile, OSError, ValueError, GraderError):
             if top_level:  # a damaged class bundle: nobody to grade, so it is reported
                 self.problems.append(f"{path} is not a readable zip file")
             else:  # inside a folder of students: a student's damaged zip
@@ -156,11 +181,11 @@ class _Intake:
                 f"{BUNDLE_MAX_UNPACKED / 2**20:.1f} MB"
             )
             return
-        target = self.workdir / "bundles" / safe(path.stem)
+        target = self.workdir / "bundles" / file_name(path.stem)
         for number in itertools.count(2):
             if not target.exists():
                 break
-            target = target.with_name(f"{safe(path.stem)}-{number}")
+            target = target.with_name(f"{file_name(path.stem)}-{number}")
         target.mkdir(parents=True)
         try:
             unpack(path, target, max_bytes=BUNDLE_MAX_UNPACKED, max_entries=BUNDLE_MAX_ENTRIES)
@@ -173,7 +198,7 @@ class _Intake:
         root = target
         inside = [p for p in root.iterdir() if not is_junk(p.name)]
         # A zip of a folder of submissions: look inside the folder.
-        while len(inside) == 1 and inside[0].is_dir() and not _holds_python(inside[0]):
+        while len(inside) == 1 and inside[0].is_dir() and not holds_code(inside[0]):
             root = inside[0]
             inside = [p for p in root.iterdir() if not is_junk(p.name)]
         if not self.scan(root):
@@ -191,39 +216,42 @@ class _Intake:
         if kept.file_id is None and not attached:
             return kept.path
         prefix = kept.path.name[: len(kept.path.name) - len(kept.shown)].rstrip("_")
-        folder = self.workdir / "canvas" / safe(prefix or kept.fallback)
+        folder = self.workdir / "canvas" / file_name(prefix or kept.fallback)
         beside = attached if kept.given == main else []  # a zip or a folder stands alone
         try:
             for candidate in (kept, *beside):
                 _bring(candidate.path, folder / _given_name(candidate), self.workdir)
-        except OSError:
+        except (OSError, GraderError):  # a link, too large: intake refuses it in its words
             return kept.path  # graded under the Canvas name: only the packaging note suffers
         return folder if beside else folder / _given_name(kept)
 
 
 def _given_name(candidate: Candidate) -> str:
     name = candidate.given
-    return safe(name) if name in {"", ".", ".."} or "/" in name or "\\" in name else name
+    bad = name in {"", ".", ".."} or "/" in name or "\\" in name or len(name.encode()) > 200
+    return file_name(name) if bad else name
 
 
 def _bring(source: Path, target: Path, workdir: Path) -> None:
+    """``source`` at ``target``: moved when it is ours (unpacked from a bundle), else copied
+    from its bytes, never through a link (the submission must not reach another file)."""
     target.parent.mkdir(parents=True, exist_ok=True)
-    if source.is_relative_to(workdir):
-        source.replace(target)  # unpacked from a bundle: ours to move
-    else:  # a copy, not a link: the submission must not reach the instructor's file
-        shutil.copy2(source, target)
+    if source.is_relative_to(workdir) and kind(source) == "file":
+        source.replace(target)
+        return
+    if kind(source) != "file":
+        raise GraderError(f"{source} is not a regular file")
+    target.write_bytes(read_file(source, admit(source.name, "file"), Budget(source.name)))
+    stamp = os.lstat(source).st_mtime
+    os.utime(target, (stamp, stamp))
 
 
-def _holds_python(folder: Path) -> bool:
-    """Whether ``folder`` holds a .py file anywhere, __MACOSX and hidden files aside."""
+def _is_zip(path: Path) -> bool:
     try:
-        for path in folder.rglob("*.py"):
-            parts = path.relative_to(folder).parts
-            if not any(is_junk(part) for part in parts):
-                return True
-    except OSError:
+        with open_zip(path, "") as bundle:
+            return bundle is not None
+    except (zipfile.BadZipFile, OSError, ValueError, GraderError):
         return False
-    return False
 
 
 def _keep_times(target: Path, infos: list[zipfile.ZipInfo]) -> None:
@@ -247,14 +275,15 @@ def collect(
     """One entry per student found in ``inputs``; Canvas bundles are unpacked into ``workdir``.
 
     Each input may be a .py file, a student's zip, a folder of such files (a subfolder holding
-    .py files is one student, named by the subfolder) or a zip of submissions such as Canvas's
-    "Download Submissions" zip. A Canvas user (the user id or anonymous id in Canvas's name)
-    is one student, known by the roster's login when ``logins`` (Canvas id -> login) has it,
-    else by the netid ``netid_pattern`` (a regular expression with a ``netid`` group, matched
-    against the original file name) finds, unless another student has that id or netid, else by
-    the user id; a file with no Canvas id is its netid's, else the file's stem or the folder's
-    name. Two Canvas users are never merged. Of several submissions by one student the newest
-    is kept and ``Entry.note`` says so; ``Collection.warnings`` lists names naming another.
+    .py files is one student, named by the subfolder: a GitHub Classroom folder of
+    repositories) or a zip or folder of submissions such as Canvas's "Download Submissions".
+    Who is who is :func:`~autograder.classroom.students.identify`'s: a Canvas user (the user id
+    or anonymous id in Canvas's name) is one student keyed by that id and shown by the roster's
+    login when ``logins`` (Canvas id -> login) has it; a netid typed in a file name
+    (``netid_pattern``, a regular expression with a ``netid`` group) is only a claim; a file
+    with no Canvas id is its netid's, else its name's, exactly as named. Of several
+    submissions by one student the newest is kept and ``Entry.note`` says so;
+    ``Collection.warnings`` lists the claims and the names naming another.
 
     ``workdir`` must outlive the entries: their paths may point into it.
 

@@ -14,9 +14,10 @@ import hashlib
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from autograder.classroom.intake import is_junk
+from autograder.classroom.reading import is_junk
+from autograder.classroom.records import Entry
 
-__all__ = ["Fingerprint", "kit_version", "content_digest"]
+__all__ = ["Fingerprint", "kit_version", "content_digest", "submission_digest"]
 
 _KIT = Path(__file__).resolve().parent.parent  # the autograder package
 _FIELDS = {
@@ -53,6 +54,22 @@ def content_digest(path: Path) -> str:
         )
         return _digest([(str(p.relative_to(path)), p.read_bytes()) for p in files])
     return _digest([("", path.read_bytes())])
+
+
+def submission_digest(entry: Entry) -> str:
+    """A digest of what intake made of ``entry``: its opened files and what the report says of
+    them (the zip's name and files, the attempt's other files, the LATE flag, intake's notes);
+    or of why it could not be opened."""
+    submission = entry.submission
+    if submission is None:
+        return _digest([("refused", entry.refused.encode())])
+    about = [submission.archive, submission.names, submission.attached, submission.late]
+    return _digest(
+        [
+            ("files", content_digest(submission.source_dir).encode()),
+            ("about", repr([*about, submission.notes, submission.main]).encode()),
+        ]
+    )
 
 
 @dataclass(frozen=True)

@@ -1,12 +1,13 @@
-"""Turning what a student hands in (a file, a folder or a zip) into a private folder that holds
-exactly the submission's files, the homework's main file (``game.py``) among them.
+"""Turning what a student hands in (a file, a folder, a zip or a notebook) into a private folder
+that holds exactly the submission's files, the homework's main file (``game.py``) among them.
 
-Archives are unpacked by hand, entry by entry, so nothing lands outside the work folder:
-absolute paths, ``..``, symlinks, over-long names and a file and a folder of the same name are
-refused, and size and entry count are capped. A folder is copied the same way (its symlinks
-refused, not followed). A lone ``.py`` file brings only the modules beside it that it imports,
-so a teaching assistant's ``check`` on one student's file never shows that student the files
-sitting next to it.
+Everything is read by :mod:`~autograder.classroom.reading`: no symbolic link is followed (a link
+is refused in one sentence), archives are unpacked entry by entry with absolute paths, ``..``,
+links, over-long names and a file and a folder of the same name refused, and size and entry
+count capped. A lone ``.py`` file brings only the modules beside it that it imports, so a
+teaching assistant's ``check`` on one student's file never shows that student the files sitting
+next to it. After this module, nothing reads what the student handed in again: every command
+works on the folder made here.
 """
 
 from __future__ import annotations
@@ -14,14 +15,25 @@ from __future__ import annotations
 import ast
 import os
 import re
-import stat
 import zipfile
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path, PurePosixPath
-from typing import IO
 
 from autograder.classroom.notebook import from_notebook, from_script_export, is_script_export
+from autograder.classroom.reading import (
+    MAX_ENTRIES,
+    MAX_UNPACKED,
+    Budget,
+    copy_tree,
+    holds_code,
+    is_junk,
+    junk_path,
+    kind,
+    open_zip,
+    read_file,
+    unpack,
+)
 from autograder.errors import GraderError
 from autograder.games import (
     ASSIGNMENTS,
@@ -48,12 +60,6 @@ __all__ = [
     "MAX_ENTRIES",
 ]
 
-MAX_UNPACKED = 50 << 20  # bytes, all entries together
-MAX_ENTRIES = 500
-MAX_NAME = 255  # bytes in one file or folder name, as most file systems allow
-MAX_PATH = 1024  # characters in a path inside a submission
-_JUNK = frozenset({"__MACOSX", "__pycache__", "Thumbs.db", "desktop.ini"})
-
 
 @dataclass(frozen=True)
 class Submission:
@@ -64,24 +70,14 @@ class Submission:
     attached: tuple[str, ...] = ()  # files handed in beside it in the same attempt (Canvas)
     late: bool | None = None  # Canvas's LATE flag; None where nothing says (``check``)
     notes: tuple[str, ...] = ()  # what intake did that the report says: notebook cells not run
-
-
-def is_junk(name: str) -> bool:
-    """Whether a file or folder name is an operating system's or a tool's leftover (macOS
-    resource forks and ``.DS_Store``, caches, hidden files): never a student's work."""
-    hidden = name.startswith(".") and name not in (".", "..")
-    return name in _JUNK or hidden or name.endswith(".pyc")
-
-
-def _junk_path(name: str) -> bool:
-    return any(is_junk(part) for part in PurePosixPath(name).parts)
+    main: str = "game.py"  # the homework's main file, in source_dir
 
 
 def _find_main(root: Path, main: str, label: str) -> Path:
     """The folder holding ``main``: ``root`` itself or the single folder inside it that does."""
     if (root / main).is_file():
         return root
-    found = [p.parent for p in root.rglob(main) if not _junk_path(str(p.relative_to(root)))]
+    found = [p.parent for p in root.rglob(main) if not junk_path(str(p.relative_to(root)))]
     nested = [p for p in found if p.parent == root]
     if len(found) == 1 and nested:
         return found[0]
@@ -93,7 +89,7 @@ def _find_main(root: Path, main: str, label: str) -> Path:
 
 def _missing(root: Path, main: str, label: str) -> Path:
     others = sorted(
-        p.name for p in root.rglob("*") if p.is_file() and not _junk_path(str(p.relative_to(root)))
+        p.name for p in root.rglob("*") if p.is_file() and not junk_path(str(p.relative_to(root)))
     )
     hint = f" (it holds {', '.join(others[:5])})" if others else " (it is empty)"
     books = [n for n in others if n.lower().endswith(".ipynb")]
@@ -119,7 +115,7 @@ def _notebook_in(root: Path) -> Path | None:
         for p in root.rglob("*")
         if p.is_file()
         and p.suffix.lower() == ".ipynb"
-        and not _junk_path(str(p.relative_to(root)))
+        and not junk_path(str(p.relative_to(root)))
         and ".ipynb_checkpoints" not in p.parts
     ]
     return found[0] if len(found) == 1 else None
@@ -141,105 +137,6 @@ def _as_module(folder: Path, main: str, label: str, notebook: Path | None) -> tu
         made = from_script_export(text, main)
     target.write_text(made.source, "utf-8")
     return made.notes(admit(notebook.name if notebook else label, "file"))
-
-
-def unpack(
-    archive: Path,
-    target: Path,
-    main: str = "game.py",
-    *,
-    max_bytes: int = MAX_UNPACKED,
-    max_entries: int = MAX_ENTRIES,
-) -> list[str]:
-    """Extract ``archive`` safely into ``target``; returns the names of the files it held.
-
-    Nothing is written outside ``target``; junk (``__MACOSX/``, ``.DS_Store``, caches, hidden
-    files) is skipped. ``main`` names the homework's file in the advice of a message.
-
-    :raises GraderError: for an unreadable or damaged zip, an entry pointing outside (``..``,
-        absolute), a symlink, more than ``max_entries`` entries or more than ``max_bytes``
-        unpacked; files already written stay in ``target``.
-    """
-    label = admit(archive.name, "file")
-    try:
-        bundle = zipfile.ZipFile(archive)
-    except zipfile.BadZipFile:
-        raise GraderError(f"{label} is not a readable zip file; zip {main} again") from None
-    except OSError as err:
-        raise GraderError(f"cannot read {admit(str(archive), 'path')}: {err.strerror}") from None
-    names: list[str] = []
-    with bundle:
-        entries = bundle.infolist()
-        if len(entries) > max_entries:
-            raise GraderError(f"{label} holds {len(entries)} entries; the limit is {max_entries}")
-        total = 0
-        for entry in entries:
-            name = entry.filename
-            path = PurePosixPath(name)
-            if path.is_absolute() or ".." in path.parts or "\\" in name:
-                raise GraderError(f"{label} holds the entry {name!r}, which points outside the zip")
-            if _junk_path(name):
-                continue
-            _check_name(label, name, path.parts)
-            if stat.S_ISLNK(entry.external_attr >> 16):
-                raise GraderError(f"{label} holds the symlink {name!r}; zip the file itself")
-            if entry.is_dir():
-                continue
-            total += entry.file_size
-            if total > max_bytes:
-                raise GraderError(
-                    f"{label} unpacks to more than {max_bytes >> 20} MB; submit only {main}"
-                )
-            destination = target.joinpath(*path.parts)
-            _make_parent(destination, target, label, name)
-            try:
-                with bundle.open(entry) as source, destination.open("xb") as sink:
-                    _copy_capped(source, sink, entry.file_size, max_bytes, label)
-            except (FileExistsError, IsADirectoryError):
-                raise GraderError(
-                    f"{label} holds {name!r} twice, or both as a file and as a folder; zip it again"
-                ) from None
-            except (
-                zipfile.BadZipFile,
-                OSError,
-                EOFError,
-                RuntimeError,
-                NotImplementedError,
-            ) as err:
-                raise GraderError(f"{label} is damaged ({name!r}: {err}); zip it again") from None
-            names.append(name)
-    return names
-
-
-def _check_name(label: str, name: str, parts: tuple[str, ...]) -> None:
-    """Refuse a name no file system will take, before anything is written."""
-    longest = max(parts, key=lambda part: len(part.encode()), default="")
-    if len(longest.encode()) > MAX_NAME or len(name) > MAX_PATH:
-        shown = name if len(name) <= 60 else name[:57] + "..."
-        raise GraderError(
-            f"{label} holds a file or folder with a name too long to unpack ({shown!r}); "
-            f"keep names under {MAX_NAME} characters"
-        )
-
-
-def _make_parent(destination: Path, target: Path, label: str, name: str) -> None:
-    try:
-        destination.parent.mkdir(parents=True, exist_ok=True)
-    except (FileExistsError, NotADirectoryError):
-        raise GraderError(
-            f"{label} holds {str(PurePosixPath(name).parent)!r} both as a file and as a folder; "
-            "zip it again"
-        ) from None
-
-
-def _copy_capped(source: IO[bytes], sink: IO[bytes], declared: int, cap: int, label: str) -> None:
-    """Copy, trusting no header: an entry that inflates past its declared size is refused."""
-    written = 0
-    while chunk := source.read(1 << 16):
-        written += len(chunk)
-        if written > declared or written > cap:
-            raise GraderError(f"{label} holds an entry larger than it declares; zip it again")
-        sink.write(chunk)
 
 
 def packaging_problems(
@@ -277,48 +174,8 @@ def unnamed_files(submission: Submission, files: tuple[str, ...]) -> tuple[str, 
         for name in sorted(names):
             relative = (Path(folder) / name).relative_to(root).as_posix()
             if not is_junk(name) and relative not in files:
-                found.append(relative)
+                found.append(admit(relative, "path"))
     return tuple(found)
-
-
-def _copy_folder(folder: Path, target: Path, label: str, budget: list[int]) -> None:
-    """Copy ``folder``'s files into ``target``, hidden files and caches aside; ``budget`` holds
-    the bytes and entries still allowed, shared by everything one submission copies.
-
-    :raises GraderError: for a symlink, or a folder too large or with too many files.
-    """
-    for root, dirs, names in os.walk(folder):
-        dirs[:] = sorted(d for d in dirs if not is_junk(d))
-        here = Path(root)
-        for name in [*dirs, *sorted(names)]:
-            if is_junk(name):
-                continue
-            path = here / name
-            shown = path.relative_to(folder.parent)
-            if path.is_symlink():
-                raise GraderError(
-                    f"{label} holds the symbolic link {str(shown)!r}; submit the file"
-                )
-            if path.is_dir():
-                continue
-            _take(budget, path.stat().st_size, label, str(shown))
-            destination = target / path.relative_to(folder)
-            destination.parent.mkdir(parents=True, exist_ok=True)
-            destination.write_bytes(path.read_bytes())
-
-
-def _take(budget: list[int], size: int, label: str, name: str) -> None:
-    budget[0] -= size
-    budget[1] -= 1
-    if budget[0] < 0:
-        raise GraderError(
-            f"{label} holds more than {MAX_UNPACKED >> 20} MB ({name!r} is {size >> 20} MB); "
-            "submit only your homework's files and the modules they import"
-        )
-    if budget[1] < 0:
-        raise GraderError(
-            f"{label} holds more than {MAX_ENTRIES} files; submit only your homework's files"
-        )
 
 
 def _local_imports(source: bytes) -> set[str]:
@@ -354,77 +211,104 @@ def _statements(tree: ast.Module) -> Iterator[ast.AST]:
 
 
 def _with_its_modules(
-    path: Path, target: Path, main: str, label: str, companions: tuple[str, ...] = ()
+    path: Path, target: Path, main: str, budget: Budget, companions: tuple[str, ...] = ()
 ) -> None:
     """``path`` as ``target/<main>``, the ``companions`` beside it (the homework's other
-    files) and the modules beside it that any of them imports, recursively."""
-    budget = [MAX_UNPACKED, MAX_ENTRIES]
+    files) and the modules beside it that any of them imports, recursively; each read without
+    following a link."""
     target.mkdir(parents=True, exist_ok=True)
-    _take(budget, path.stat().st_size, label, path.name)
-    pending = [(path, target / main)]
-    seen = {path.resolve()}
+    folder, label = path.parent, budget.label
+    pending = [(read_file(path, label, budget), target / main)]
+    seen = {path.name}
     for name in companions:
-        beside = path.parent / name
-        if beside.is_file() and not beside.is_symlink() and beside.resolve() not in seen:
-            seen.add(beside.resolve())
-            _take(budget, beside.stat().st_size, label, name)
-            pending.append((beside, target / name))
+        if name not in seen and kind(folder / name) == "file":
+            seen.add(name)
+            pending.append((read_file(folder / name, label, budget), target / name))
     while pending:
-        source, destination = pending.pop()
-        data = source.read_bytes()
+        data, destination = pending.pop()
         destination.write_bytes(data)
         for name in sorted(_local_imports(data)):
-            module, package = path.parent / f"{name}.py", path.parent / name
-            if module.is_file() and not module.is_symlink() and module.resolve() not in seen:
-                seen.add(module.resolve())
-                _take(budget, module.stat().st_size, label, module.name)
-                pending.append((module, target / module.name))
-            elif package.is_dir() and not package.is_symlink() and package.resolve() not in seen:
-                seen.add(package.resolve())
-                _copy_folder(package, target / name, label, budget)
+            module, package = f"{name}.py", folder / name
+            if module not in seen and kind(folder / module) == "file":
+                seen.add(module)
+                pending.append((read_file(folder / module, label, budget), target / module))
+            elif name not in seen and kind(package) == "folder":
+                seen.add(name)
+                copy_tree(package, target / name, budget, f"{path.parent.name}/{name}")
 
 
 def open_submission(
-    path: Path, workdir: Path, main: str = "game.py", files: tuple[str, ...] = ()
+    path: Path,
+    workdir: Path,
+    main: str = "game.py",
+    files: tuple[str, ...] = (),
+    label: str | None = None,
 ) -> Submission:
     """A private folder in ``workdir`` holding exactly the submission in ``path`` (a .py file,
-    a folder or a zip) with the homework's ``main`` file, and how reports name it. A .py file
-    brings the homework's other ``files`` from beside it (the book's four), and any of them
-    names the homework whose ``main`` lies beside it.
+    a folder, a zip or a notebook) with the homework's ``main`` file, and how reports name it
+    (``label``, default: the path). A .py file brings the homework's other ``files`` from
+    beside it (the book's four), and any of them names the homework whose ``main`` lies beside
+    it. Nothing is read through a symbolic link; what was copied stays in
+    ``workdir/submission`` even when it cannot be graded.
 
     :raises GraderError: when there is nothing gradable, in one sentence saying what to submit.
     """
-    if not path.exists():
-        raise GraderError(f"{path} does not exist")
-    label = admit(str(path), "path")
+    label = label or admit(str(path), "path")
+    what = kind(path)
+    if what == "missing":
+        raise GraderError(f"{label} does not exist")
+    if what == "link":
+        raise GraderError(f"{label} is a symbolic link; the grader reads no link: hand in the file")
+    if what == "other":
+        raise GraderError(f"{label} is not a regular file; hand in {main}, a folder or a zip")
     target = workdir / "submission"
     try:
-        if path.is_dir():
-            _copy_folder(path, target, label, [MAX_UNPACKED, MAX_ENTRIES])
-            target.mkdir(parents=True, exist_ok=True)
-            found, notes = _main_or_notebook(target, main, label)
-            return Submission(found, label, notes=notes)
-        if zipfile.is_zipfile(path) or path.suffix.lower() == ".zip":
-            target.mkdir(parents=True, exist_ok=True)
-            names = unpack(path, target, main)
-            found, notes = _main_or_notebook(target, main, admit(path.name, "file"))
-            kept = tuple(admit(name, "file") for name in names)
-            return Submission(found, label, admit(path.name, "file"), kept, notes=notes)
-        if path.suffix.lower() == ".ipynb":
-            target.mkdir(parents=True, exist_ok=True)
-            notes = _as_module(target, main, label, path)
-            return Submission(target, f"{label} (graded as {main})", notes=notes)
-        if path.suffix == ".py":
-            if path.name != main and path.name in files and (path.parent / main).is_file():
-                path = path.parent / main
-            _with_its_modules(path, target, main, label, files)
-            shown = label if path.name == main else f"{label} (graded as {main})"
-            return Submission(target, shown, notes=_as_module(target, main, path.name, None))
+        return replace(_open(path, what, target, main, files, label), main=main)
     except OSError as err:
         raise GraderError(f"cannot read {label}: {err.strerror or err}") from None
+
+
+def _open(
+    path: Path, what: str, target: Path, main: str, files: tuple[str, ...], label: str
+) -> Submission:
+    budget = Budget(label, main)
+    if what == "folder":
+        copy_tree(path, target, budget, path.name)
+        found, notes = _main_or_notebook(target, main, label)
+        return Submission(found, label, notes=notes)
+    if _is_zip(path):
+        target.mkdir(parents=True, exist_ok=True)
+        names = unpack(path, target, main)
+        found, notes = _main_or_notebook(target, main, admit(path.name, "file"))
+        kept = tuple(admit(name, "path") for name in names)
+        return Submission(found, label, admit(path.name, "file"), kept, notes=notes)
+    if path.suffix.lower() == ".ipynb":
+        target.mkdir(parents=True, exist_ok=True)
+        shown = admit(path.name, "file")
+        made = from_notebook(read_file(path, label, budget), shown)
+        (target / main).write_text(made.source, "utf-8")
+        notes = made.notes(shown)
+        return Submission(target, f"{label} (graded as {main})", notes=notes)
+    if path.suffix == ".py":
+        if path.name != main and path.name in files and kind(path.parent / main) == "file":
+            path = path.parent / main
+        _with_its_modules(path, target, main, budget, files)
+        shown = label if path.name == main else f"{label} (graded as {main})"
+        notes = _as_module(target, main, admit(path.name, "file"), None)
+        return Submission(target, shown, notes=notes)
     raise GraderError(
         f"{label} is not a {main}, a notebook, a folder or a zip; submit {main} or your notebook"
     )
+
+
+def _is_zip(path: Path) -> bool:
+    if path.suffix.lower() == ".zip":
+        return True
+    try:
+        with open_zip(path, "") as bundle:
+            return bundle is not None
+    except (zipfile.BadZipFile, GraderError, OSError, ValueError):
+        return False
 
 
 def _main_or_notebook(target: Path, main: str, label: str) -> tuple[Path, tuple[str, ...]]:
@@ -462,7 +346,7 @@ def _main_from_layout(
     found = [
         p
         for p in root.rglob(f"*{layout.marker}")
-        if p.is_file() and not _junk_path(str(p.relative_to(root)))
+        if p.is_file() and not junk_path(str(p.relative_to(root)))
     ]
     if len(found) != 1:
         return None
@@ -502,17 +386,18 @@ def holds_files(path: Path, files: tuple[str, ...]) -> bool:
     submissions hold ``files``: it is one of them, or holds the first (the one imported)."""
     main, layout = files[0], _layout(files[0])
     try:
-        if path.is_dir():
-            if layout is not None and any(p.is_file() for p in path.rglob(f"*{layout.marker}")):
+        what = kind(path)
+        if what == "folder":
+            if layout is not None and holds_code(path, (layout.marker,)):
                 return True  # marked as the homework's, whatever its files are named
-            return any(found.is_file() for found in path.rglob(main))
-        if path.suffix.lower() == ".zip" and zipfile.is_zipfile(path):
-            with zipfile.ZipFile(path) as archive:
+            return holds_code(path, name=main)
+        if what == "file" and path.suffix.lower() == ".zip":
+            with open_zip(path, "") as archive:
                 names = [PurePosixPath(n).name for n in archive.namelist()]
             if layout is not None and any(n.endswith(layout.marker) for n in names):
                 return True
             return main in names
-    except (OSError, zipfile.BadZipFile):
+    except (OSError, zipfile.BadZipFile, GraderError):
         return False
     return path.name in files
 

@@ -8,21 +8,44 @@ level): the grader gives no keyboard, and the game is the grader's to play. Each
 is named, with why, for the report. Every cell begins with a marker line
 (``protocol.CELL_MARK``), so the child reads a line of the module as "cell N, line M", the
 notebook's own coordinates (N counts code cells from 1).
+
+Reading is linear in the notebook's size: the JSON is parsed once (no schema validation), the
+cells' call graph is walked once, and a chain of calls to ``input()`` is told by its first
+links. A notebook past :data:`MAX_NOTEBOOK_BYTES` or :data:`MAX_CELLS` is refused in one
+sentence before it is parsed, and one whose code cells hold more than :data:`MAX_CODE_BYTES`
+before its code is (a homework's code is tens of kilobytes; the cost of reading
+code grows with it). ``bench/notebook_reading.py`` measures both.
 """
 
 from __future__ import annotations
 
 import ast
+import json
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from autograder.errors import GraderError
 from autograder.play.protocol import CELL_MARK, NOTEBOOK_HEADER
 
-__all__ = ["Converted", "is_script_export", "from_notebook", "from_script_export", "module_text"]
+__all__ = [
+    "Converted",
+    "is_script_export",
+    "code_cells",
+    "from_notebook",
+    "from_script_export",
+    "module_text",
+    "MAX_NOTEBOOK_BYTES",
+    "MAX_CELLS",
+    "MAX_CODE_BYTES",
+]
 
-_IN_MARK = re.compile(r"^# In\[[ 0-9]*\]:\s*$", re.MULTILINE)
+MAX_NOTEBOOK_BYTES = 20 << 20  # a notebook (or its script export) read at most, outputs too
+MAX_CELLS = 10_000  # cells of any kind in one notebook
+MAX_CODE_BYTES = 512 << 10  # of code, all code cells together (a homework's is ~10 KB)
+_IN_MARK = re.compile(r"^# In\[[ 0-9]*\]:[ \t\r]*$", re.MULTILINE)
 _MAGIC = ("%", "!")
+_CHAIN_SHOWN = 5  # functions of a chain leading to input() named in a note
 
 
 @dataclass(frozen=True)
@@ -42,34 +65,75 @@ def is_script_export(text: str) -> bool:
     return _IN_MARK.search(text) is not None
 
 
+def _too_large(label: str, size: int, cells: int) -> GraderError:
+    return GraderError(
+        f"{label} is a notebook of {size / 2**20:.1f} MB and {cells} cells; the grader reads "
+        f"notebooks of at most {MAX_NOTEBOOK_BYTES >> 20} MB and {MAX_CELLS} cells: clear its "
+        "outputs (Edit > Clear All Outputs), save it and hand it in again"
+    )
+
+
+def code_cells(data: bytes, label: str) -> list[str]:
+    """The sources of a ``.ipynb`` file's code cells, in order (nbformat 4, or 3's worksheets).
+
+    :raises GraderError: when it is larger than the limits, or no notebook (one sentence)."""
+    if len(data) > MAX_NOTEBOOK_BYTES:
+        raise _too_large(label, len(data), 0)
+    try:
+        book = json.loads(data.decode("utf-8-sig"))
+    except (ValueError, RecursionError) as err:
+        reason = str(err).splitlines()[0] if str(err) else type(err).__name__
+        raise _unreadable(label, reason[:120]) from None
+    if not isinstance(book, dict):
+        raise _unreadable(label, "it is JSON but no notebook")
+    cells = book.get("cells")
+    if cells is None and isinstance(book.get("worksheets"), list):  # nbformat 3
+        cells = [c for sheet in book["worksheets"] if isinstance(sheet, dict)
+                 for c in sheet.get("cells") or []]  # fmt: skip
+    if not isinstance(cells, list):
+        raise _unreadable(label, "it has no cells")
+    if len(cells) > MAX_CELLS:
+        raise _too_large(label, len(data), len(cells))
+    sources = []
+    for cell in cells:
+        if isinstance(cell, dict) and cell.get("cell_type") == "code":
+            source = cell.get("source", cell.get("input", ""))
+            text = "".join(source) if isinstance(source, list) else source
+            if not isinstance(text, str):
+                raise _unreadable(label, "a code cell's source is not text")
+            sources.append(text)
+    return sources
+
+
+def _too_much_code(label: str, size: int) -> GraderError:
+    return GraderError(
+        f"{label} holds {size >> 10} KB of code; the grader reads at most "
+        f"{MAX_CODE_BYTES >> 10} KB of code in a notebook: hand in only your homework's code"
+    )
+
+
+def _unreadable(label: str, reason: str) -> GraderError:
+    return GraderError(
+        f"{label} is not a notebook that can be read ({reason}); download it again as .ipynb "
+        "(File > Download) and hand that in"
+    )
+
+
 def from_notebook(data: bytes, label: str) -> Converted:
     """The module of a ``.ipynb`` file's code cells.
 
-    :raises GraderError: when it is no notebook nbformat can read, or nbformat is missing.
-    """
-    try:
-        import nbformat
-    except ImportError:
-        raise GraderError(
-            f"{label} is a notebook and nbformat is not installed: `pip install nbformat`, "
-            "or export the notebook as a .py script"
-        ) from None
-    try:
-        book = nbformat.reads(data.decode("utf-8-sig"), as_version=4)  # type: ignore[no-untyped-call]
-    except Exception as err:  # nbformat raises many kinds, all meaning the same to a student
-        reason = str(err).splitlines()[0] if str(err) else type(err).__name__
-        raise GraderError(
-            f"{label} is not a notebook that can be read ({reason[:120]}); download it again "
-            "as .ipynb (File > Download) and hand that in"
-        ) from None
-    cells = [str(c.source) for c in book.cells if c.cell_type == "code"]
-    return module_text(cells, label)
+    :raises GraderError: when it is no notebook, or past the limits."""
+    return module_text(code_cells(data, label), label)
 
 
 def from_script_export(text: str, label: str) -> Converted:
     """The module of a script export: the text between ``# In[ ]:`` markers, one cell each
-    (what comes before the first marker is nbconvert's header, not a cell)."""
+    (what comes before the first marker is nbconvert's header, not a cell).
+
+    :raises GraderError: past the limits of a notebook."""
     parts = _IN_MARK.split(text)
+    if len(text) > MAX_NOTEBOOK_BYTES or len(parts) - 1 > MAX_CELLS:
+        raise _too_large(label, len(text.encode()), len(parts) - 1)
     return module_text([part.strip("\n") for part in parts[1:]], label)
 
 
@@ -97,11 +161,6 @@ def _called(node: ast.AST) -> str | None:
     return None
 
 
-def _calls(nodes: list[ast.stmt]) -> set[str]:
-    """Every name called in ``nodes``, nested functions and classes included."""
-    return {name for stmt in nodes for n in ast.walk(stmt) if (name := _called(n))}
-
-
 def _runs(stmt: ast.stmt) -> list[ast.AST]:
     """What of a top-level statement runs when the cell runs: all of it but the bodies of the
     functions and classes it defines, and of a ``__main__`` guard."""
@@ -112,29 +171,59 @@ def _runs(stmt: ast.stmt) -> list[ast.AST]:
     return [stmt]
 
 
-def _prompting(trees: list[ast.Module | None]) -> dict[str, str]:
-    """The notebook's functions (by name, methods too) that reach ``input()`` when called,
-    each with the chain that does: ``{"play": "play() calls input()"}``."""
+def _bodies(trees: Iterable[ast.Module | None]) -> dict[str, set[str]]:
+    """The notebook's functions (by name, methods too) and the names each calls, in one walk;
+    a function defined inside another counts as called by it (what it calls, its maker
+    reaches)."""
     bodies: dict[str, set[str]] = {}
     for tree in trees:
-        for node in ast.walk(tree) if tree else ():
+        pending: list[tuple[ast.AST, str | None]] = [(tree, None)] if tree else []
+        while pending:
+            node, owner = pending.pop()
+            inner = owner
             if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
-                bodies.setdefault(node.name, set()).update(_calls(node.body))
-    reach = {name: f"{name}() calls input()" for name, calls in bodies.items() if "input" in calls}
-    grew = True
-    while grew:
-        grew = False
-        for name, calls in bodies.items():
-            if name in reach:
-                continue
-            via = next((c for c in sorted(calls) if c in reach), None)
-            if via is not None:
-                reach[name] = f"{name}() calls {reach[via]}"
-                grew = True
-    return reach
+                bodies.setdefault(node.name, set())
+                if owner is not None:
+                    bodies[owner].add(node.name)
+                inner = node.name
+            elif owner is not None and (name := _called(node)):
+                bodies[owner].add(name)
+            pending.extend((child, inner) for child in ast.iter_child_nodes(node))
+    return bodies
 
 
-def _why_skipped(tree: ast.Module, prompting: dict[str, str]) -> str | None:
+def _prompting(trees: list[ast.Module | None]) -> dict[str, tuple[str, int]]:
+    """The notebook's functions that reach ``input()`` when called, each with the function it
+    calls on the way (``"input"`` for the last) and how many calls away ``input()`` is: the
+    shortest way, the first by name among equals, found breadth first from ``input``."""
+    bodies = _bodies(trees)
+    callers: dict[str, list[str]] = {}
+    for name, calls in bodies.items():
+        for called in calls:
+            callers.setdefault(called, []).append(name)
+    via: dict[str, tuple[str, int]] = {}
+    level, distance = {"input"}, 1
+    while level:
+        reached = {c for callee in level for c in callers.get(callee, ()) if c not in via}
+        for name in reached:
+            via[name] = (min(c for c in bodies[name] if c in level), distance)
+        level, distance = reached, distance + 1
+    return via
+
+
+def _chain(name: str, via: dict[str, tuple[str, int]]) -> str:
+    """``play() calls ask() calls input()``, the first links of a long chain named."""
+    links = [name]
+    while links[-1] != "input" and len(links) < _CHAIN_SHOWN:
+        links.append(via[links[-1]][0])
+    told = " calls ".join(f"{link}()" for link in links)
+    if links[-1] == "input":
+        return told
+    more = via[links[-1]][1] - 1  # functions between the last named and input()
+    return f"{told} calls ... ({more} more) ... calls input()"
+
+
+def _why_skipped(tree: ast.Module, prompting: dict[str, tuple[str, int]]) -> str | None:
     """Why a cell would start an interactive game when run, or None when it would not."""
     for stmt in tree.body:
         if isinstance(stmt, ast.While):
@@ -145,19 +234,24 @@ def _why_skipped(tree: ast.Module, prompting: dict[str, str]) -> str | None:
                 line = getattr(node, "lineno", stmt.lineno)
                 if name == "input":
                     return f"it calls input() at top level (line {line})"
-                if name in prompting:
-                    return f"it calls {prompting[name]} (line {line})"
+                if name is not None and name in prompting:
+                    return f"it calls {_chain(name, prompting)} (line {line})"
     return None
 
 
 def module_text(cells: list[str], label: str) -> Converted:
-    """The module of ``cells`` (code cells' sources, in order), each after its marker line."""
+    """The module of ``cells`` (code cells' sources, in order), each after its marker line.
+
+    :raises GraderError: when the cells hold more than :data:`MAX_CODE_BYTES` of code."""
+    size = sum(len(cell.encode()) for cell in cells)
+    if size > MAX_CODE_BYTES:
+        raise _too_much_code(label, size)
     cleaned = [_without_magics(cell) for cell in cells]
     trees: list[ast.Module | None] = []
     for cell in cleaned:
         try:
             trees.append(ast.parse(cell))
-        except (SyntaxError, ValueError):
+        except (SyntaxError, ValueError, MemoryError, RecursionError):
             trees.append(None)  # run as it is: the import reports the error, at its cell
     prompting = _prompting(trees)
     out = [f"{NOTEBOOK_HEADER} {label}: its code cells in order"]

@@ -5,8 +5,6 @@ beside it come from their own modules, fed the same records.
 
 from __future__ import annotations
 
-import csv
-import io
 import shutil
 import tempfile
 from collections.abc import Sequence
@@ -16,7 +14,7 @@ from autograder.classroom.records import Record
 from autograder.errors import GraderError
 from autograder.files import write_atomic
 from autograder.grading.scoring import CRITERIA, OPTIONAL
-from autograder.play.untrusted import csv_cell
+from autograder.play.untrusted import admit, csv_text
 
 __all__ = ["OUTPUT_FILES", "STUDENT_BYTES", "GRADES_COLUMNS", "check_output", "write_grades_csv"]
 
@@ -40,6 +38,7 @@ GRADES_COLUMNS = (
     "name",
     "source",
     "note",
+    "id",  # the stable id the row is keyed by (a Canvas user id, a login, a name as handed in)
 )
 
 
@@ -105,25 +104,24 @@ def write_grades_csv(records: Sequence[Record], path: Path) -> None:
     held = dict.fromkeys(c for r in records for c in r.criteria)
     optional = [c for c in held if c not in CRITERIA and c not in OPTIONAL]
     optional += [o for o in OPTIONAL if o in held]
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
     at = GRADES_COLUMNS.index("late")
-    writer.writerow([*GRADES_COLUMNS[:at], *optional, *GRADES_COLUMNS[at:]])
-    for r in sorted(records, key=lambda r: r.student):
-        writer.writerow(
+    rows: list[list[object]] = [[*GRADES_COLUMNS[:at], *optional, *GRADES_COLUMNS[at:]]]
+    for r in sorted(records, key=lambda r: (r.student, r.key)):
+        rows.append(
             [
-                csv_cell(r.student),
+                r.student,
                 f"{r.score:g}",
                 str(r.max_score),
                 *(f"{r.criteria.get(c, 0):g}" for c in (*CRITERIA, *optional)),
                 "yes" if r.late else "no",
                 r.status,
-                csv_cell(r.reason),
-                csv_cell(_looks_cell(r.needs_look)),
+                r.reason,
+                _looks_cell(r.needs_look),
                 r.canvas_id or "",
-                csv_cell(r.name or ""),
-                csv_cell(r.source),
-                csv_cell(r.note),
+                r.name or "",
+                r.source,
+                r.note,
+                admit(r.key, "file"),
             ]
         )
-    write_atomic(path, buffer.getvalue())
+    write_atomic(path, csv_text(rows))

@@ -12,6 +12,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
+from autograder.classroom.intake import Submission
+
 __all__ = ["Entry", "Record", "STATUS_GRADED", "STATUS_ERROR", "read_record"]
 
 STATUS_GRADED = "graded"  # the rubric was applied (whatever the score)
@@ -20,23 +22,32 @@ STATUS_ERROR = "error"  # nothing gradable (bad zip, no game.py): zero, with the
 
 @dataclass(frozen=True)
 class Entry:
-    """One student's submission found in the inputs."""
+    """One student's submission found in the inputs, and (once intake opened it) the folder
+    every command grades, compares or plays, or why there is none."""
 
-    student: str  # the roster's login, a Canvas user's netid alias or id, else the file's name
-    path: Path  # the zip, .py file or folder to grade
+    student: str  # the name the row is shown by: the roster's login, else the id (escaped)
+    path: Path  # the zip, .py file or folder handed in
     late: bool = False
     canvas_id: str | None = None  # Canvas user id, when the name carried one
     name: str | None = None  # Canvas sortable name, when known
     note: str = ""  # e.g. which of several submissions was kept
     source: str = ""  # the file as found in the inputs (a Canvas name, say), for the grade sheet
     attached: tuple[str, ...] = ()  # other files of the same attempt, placed beside the main
+    id: str = ""  # the stable id the row is keyed by (Canvas user id, login, name); "": student
+    submission: Submission | None = None  # as intake opened it (classroom/handin.py)
+    refused: str = ""  # why intake could not open it: the student's zero and its reason
+
+    @property
+    def key(self) -> str:
+        """The stable id: what tells this student from every other, whatever their names."""
+        return self.id or self.student
 
 
 @dataclass(frozen=True)
 class Record:
     """One student's grade, as stored on disk and read back for the outputs."""
 
-    student: str
+    student: str  # the name the row is shown by
     status: str
     score: float
     max_score: int
@@ -61,6 +72,12 @@ class Record:
     tallies: dict[str, list[int]] = field(default_factory=dict)
     missing_layers: list[str] = field(default_factory=list)  # sandbox layers it ran without
     needs_look: list[str] = field(default_factory=list)  # code that needs a look, a line each
+    id: str = ""  # the stable id (Entry.key); "" in records of older kits: the student
+    machine: str = ""  # the machine that graded it (a cluster's worker), "" when none ran
+
+    @property
+    def key(self) -> str:
+        return self.id or self.student
 
     def to_json(self) -> str:
         return json.dumps(asdict(self), indent=2, sort_keys=True) + "\n"

@@ -1,26 +1,24 @@
 """``autograder similarity``: a class's submissions compared with one another and with archived
 solutions, the homework's starter never counting as shared. No grade changes.
 
-The class comes in exactly as ``grade`` takes it (:func:`~autograder.classroom.collect.collect`
-then :func:`~autograder.classroom.intake.open_submission`); each archive folder is taken the
-same way, one solution per file, zip or subfolder. The comparison is
+The class comes in exactly as ``grade`` takes it, through the one intake
+(:func:`~autograder.classroom.handin.take_in`), and only what intake made of it is read; each
+archive folder is taken the same way, one solution per file, zip or subfolder. The comparison is
 :mod:`autograder.grading.similarity`; the pages are
 :mod:`autograder.grading.similarity_report`.
 """
 
 from __future__ import annotations
 
-import contextlib
 import tempfile
-import zipfile
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from autograder.classroom.canvas_names import safe
 from autograder.classroom.class_run import ClassInputs, Listener, loaded
-from autograder.classroom.collect import collect
-from autograder.classroom.intake import is_junk, open_submission, unpack
+from autograder.classroom.handin import HandIn, Homework, raw_folder, take_in
+from autograder.classroom.notebook import code_cells
+from autograder.classroom.reading import Budget, copy_tree, is_junk, read_file
 from autograder.classroom.records import Entry
 from autograder.errors import GraderError
 from autograder.files import kit_path, write_atomic
@@ -33,7 +31,6 @@ from autograder.grading.similarity import (
     boilerplate,
     compare,
     fingerprint,
-    read_notebook,
 )
 from autograder.grading.similarity_report import (
     pair_file,
@@ -41,6 +38,7 @@ from autograder.grading.similarity_report import (
     similarity_csv,
     similarity_html,
 )
+from autograder.play.untrusted import admit
 
 __all__ = [
     "SimilarityRequest",
@@ -146,75 +144,69 @@ def compare_class(
         ignore cannot be read.
     """
     settings = settings or Settings()
-    given: list[SourceFile] = []
-    for path in ignore:
-        if not path.exists():
-            raise GraderError(f"--ignore: {path} does not exist; name a file or folder of code")
-        files, notes = _read_tree(path)
-        if notes or not files:
-            raise GraderError(f"--ignore: {path} holds no readable Python code")
-        given += files
     labels: list[str] = []  # an archive's name in the report: its folder's, made unique
     for folder in archives:
         if not folder.exists():
             raise GraderError(f"--archive: {folder} does not exist; name a folder of solutions")
         if not folder.is_dir():
             raise GraderError(f"--archive: {folder} is not a folder; put the solutions in one")
-        label = safe(folder.resolve().name)
+        label = admit(folder.resolve().name, "file")
         labels.append(label if label not in labels else f"{label}-{len(labels) + 1}")
+    homework = Homework(assignment.main_file, assignment.pack.files, assignment.pack, netid_pattern)
     with tempfile.TemporaryDirectory(prefix="teeko-similarity-") as work:
-        collection = collect(inputs, Path(work) / "class", netid_pattern, assignment.main_file)
-        problems = list(collection.problems)
-        if not collection.entries:
+        given = [f for n, path in enumerate(ignore) for f in _ignored(path, Path(work) / f"i{n}")]
+        handed = take_in(list(inputs), Path(work) / "class", homework)
+        problems = list(handed.problems)
+        if not handed.entries:
             raise GraderError("no submissions found in " + ", ".join(map(str, inputs)))
-        documents = [
-            _document(entry, entry.student, assignment, Path(work) / f"s{n}", settings, False)
-            for n, entry in enumerate(collection.entries)
-        ]
+        documents = _documents(handed, "", settings, False)
         for number, (folder, label) in enumerate(zip(archives, labels, strict=True)):
-            found = collect(
-                [folder], Path(work) / f"archive{number}", netid_pattern, assignment.main_file
-            )
+            found = take_in([folder], Path(work) / f"archive{number}", homework)
             problems += [f"archive: {p}" for p in found.problems]
             if not found.entries:
                 raise GraderError(f"--archive: {folder} holds no solutions (.py files or zips)")
-            documents += [
-                _document(
-                    entry,
-                    f"{label}/{entry.student}",
-                    assignment,
-                    Path(work) / f"a{number}-{n}",
-                    settings,
-                    True,
-                )
-                for n, entry in enumerate(found.entries)
-            ]
+            documents += _documents(found, f"{label}/", settings, True)
     return compare(documents, boilerplate(given, settings), settings), tuple(problems)
 
 
-def _document(
-    entry: Entry, name: str, assignment: Assignment, work: Path, settings: Settings, archived: bool
-) -> Document:
-    """One submission's code, opened as ``grade`` opens it; one that ``grade`` refuses (a
-    notebook instead of ``game.py``, say) is compared on the code it holds, with a note."""
-    notes: list[str] = []
-    try:
-        submission = open_submission(entry.path, work, assignment.main_file, assignment.pack.files)
-        files, problems = _read_tree(submission.source_dir)
-    except GraderError as err:
-        files, problems = _read_raw(entry.path, work / "raw")
-        notes.append(f"{err}; compared on the code it holds" if files else str(err))
-    return fingerprint(name, files, settings, notes=[*notes, *problems], archived=archived)
+def _ignored(path: Path, work: Path) -> list[SourceFile]:
+    """The code of a file or folder to treat as boilerplate, read as intake reads (no link).
 
-
-def _read_raw(path: Path, work: Path) -> tuple[list[SourceFile], list[str]]:
-    """The code in a file, folder or zip that intake would not take as a submission."""
-    if path.is_file() and zipfile.is_zipfile(path):
+    :raises GraderError: when it does not exist, cannot be read or holds no code."""
+    if not path.exists():
+        raise GraderError(f"--ignore: {path} does not exist; name a file or folder of code")
+    label = f"--ignore: {path}"
+    copy = work / path.name
+    if path.is_dir():
+        copy_tree(path, copy, Budget(label))
+    else:
         work.mkdir(parents=True, exist_ok=True)
-        with contextlib.suppress(GraderError):  # what came out before a problem is compared
-            unpack(path, work)
-        return _read_tree(work)
-    return _read_tree(path)
+        copy.write_bytes(read_file(path, label))
+    files, notes = _read_tree(copy)
+    if notes or not files:
+        raise GraderError(f"--ignore: {path} holds no readable Python code")
+    return files
+
+
+def _documents(handed: HandIn, prefix: str, settings: Settings, archived: bool) -> list[Document]:
+    return [
+        _document(entry, raw_folder(handed, number), prefix + entry.student, settings, archived)
+        for number, entry in enumerate(handed.entries)
+    ]
+
+
+def _document(
+    entry: Entry, raw: Path | None, name: str, settings: Settings, archived: bool
+) -> Document:
+    """One submission's code as intake opened it; one that ``grade`` refuses (a notebook
+    instead of ``game.py``, say) is compared on the code intake copied of it, with a note."""
+    notes: list[str] = []
+    if entry.submission is not None:
+        files, problems = _read_tree(entry.submission.source_dir)
+    else:
+        files, problems = _read_tree(raw) if raw is not None else ([], [])
+        notes.append(f"{entry.refused}; compared on the code it holds" if files else entry.refused)
+    return fingerprint(name, files, settings, notes=[*notes, *problems], archived=archived)
 
 
 def _code_files(folder: Path) -> list[Path]:
@@ -223,7 +215,6 @@ def _code_files(folder: Path) -> list[Path]:
         for p in folder.rglob("*")
         if p.suffix in _CODE
         and p.is_file()
-        and not p.is_symlink()
         and not any(is_junk(part) for part in p.relative_to(folder).parts)
     )
 
@@ -247,12 +238,25 @@ def _read_tree(path: Path) -> tuple[list[SourceFile], list[str]]:
             notes.append(f"{name} cannot be read ({err.strerror}); not compared")
             continue
         if one.suffix == ".ipynb":
-            text, problem = read_notebook(text)
-            if problem:
-                notes.append(f"{name} {problem}; not compared")
+            try:
+                text = _notebook_text(one.read_bytes(), name)
+            except GraderError as err:
+                notes.append(f"{err}; not compared")
                 continue
         files.append(SourceFile(name, text))
     return files, notes
+
+
+def _notebook_text(data: bytes, name: str) -> str:
+    """A notebook's code cells as one Python text; IPython's ``%magic`` and ``!shell`` lines
+    become blank lines (they are not Python).
+
+    :raises GraderError: when it is no notebook the intake reads."""
+    chunks = []
+    for source in code_cells(data, name):
+        lines = ["" if ln.lstrip().startswith(("%", "!")) else ln for ln in source.splitlines()]
+        chunks.append("\n".join(lines))
+    return "\n\n".join(chunks) + "\n"
 
 
 def write_similarity(comparison: Comparison, out: Path, title: str) -> list[Path]:

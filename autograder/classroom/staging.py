@@ -8,13 +8,14 @@ processes started, so that a worker taking its next student finds its process up
 from __future__ import annotations
 
 import collections
+import shutil
 import tempfile
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from autograder.classroom.intake import Submission, open_submission, require_files
+from autograder.classroom.intake import Submission
 from autograder.classroom.records import Entry
 from autograder.errors import GraderError
 from autograder.games.pack import Assignment
@@ -23,7 +24,6 @@ from autograder.play.host import PlayerProcess
 from autograder.play.launch import Launch
 from autograder.play.referee import Spawner
 from autograder.play.sandbox import available
-from autograder.play.untrusted import admit
 
 __all__ = ["Stopped", "Processes", "Staged", "NextUp", "stage"]
 
@@ -82,29 +82,21 @@ class _TrackedProcess(PlayerProcess):
             self.registry.forget(self)
 
 
-def stage(
-    entry: Entry, assignment: Assignment
-) -> tuple[tempfile.TemporaryDirectory[str], Submission]:
-    """The student's submission copied into a work folder of its own and checked for the
-    files the homework needs.
+def stage(entry: Entry) -> tuple[tempfile.TemporaryDirectory[str], Submission]:
+    """The student's submission as intake opened it, copied into a work folder of its own
+    (what runs there cannot change what intake made, which a later measure uses again).
 
-    :raises GraderError: when it cannot be opened or misses a file (the folder is removed)."""
+    :raises GraderError: when intake could not open it, with intake's reason."""
+    if entry.submission is None:
+        raise GraderError(entry.refused or f"{entry.student} handed in nothing gradable")
     work = tempfile.TemporaryDirectory(prefix="teeko-batch-")
     try:
-        submission = open_submission(
-            entry.path, Path(work.name), assignment.main_file, assignment.pack.files
-        )
-        submission = replace(
-            submission,
-            label=entry.source if entry.attached else admit(entry.path.name, "file"),
-            attached=entry.attached,
-            late=entry.late,
-        )
-        require_files(submission, assignment.pack)
+        folder = Path(work.name) / "submission"
+        shutil.copytree(entry.submission.source_dir, folder, symlinks=True)
     except BaseException:
         work.cleanup()
         raise
-    return work, submission
+    return work, replace(entry.submission, source_dir=folder)
 
 
 @dataclass
@@ -161,19 +153,19 @@ class NextUp:
     def take(self, entry: Entry) -> Staged | None:
         """``entry``'s staging, when it was staged ahead; it is no longer staged by anyone."""
         with self._lock:
-            self._taken.add(entry.student)
-            return self._staged.pop(entry.student, None)
+            self._taken.add(entry.key)
+            return self._staged.pop(entry.key, None)
 
     def stage_next(self) -> None:
         """Stage the first student no worker has taken, if there is room."""
         with self._lock:
-            while self._order and self._order[0].student in self._taken:
+            while self._order and self._order[0].key in self._taken:
                 self._order.popleft()
             if self._closed or not self._order or len(self._staged) >= self._room:
                 return
             entry = self._order.popleft()
         try:
-            work, submission = stage(entry, self._assignment)
+            work, submission = stage(entry)
         except GraderError:
             return  # its worker stages it again and says why
         try:
@@ -185,8 +177,8 @@ class NextUp:
             return
         staged = Staged(work, submission, first)
         with self._lock:
-            if not self._closed and entry.student not in self._taken:
-                self._staged[entry.student] = staged
+            if not self._closed and entry.key not in self._taken:
+                self._staged[entry.key] = staged
                 return
         staged.close()
 

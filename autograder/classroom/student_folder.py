@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import platform
 import threading
 import time
 from collections.abc import Mapping
@@ -16,7 +17,7 @@ from autograder.classroom.fingerprint import Fingerprint
 from autograder.classroom.records import STATUS_ERROR, STATUS_GRADED, Entry, Record
 from autograder.classroom.staging import Stopped
 from autograder.classroom.submission import Graded
-from autograder.files import replace_folder
+from autograder.files import file_name, replace_folder
 from autograder.grading.html import feedback_html
 from autograder.grading.leaderboard import leaderboard
 from autograder.grading.report import (
@@ -40,6 +41,7 @@ __all__ = [
     "save_graded",
     "write_student",
     "student_dir",
+    "folder_name",
 ]
 
 # Bytes of one student's reports (feedback.md and .html, results.json, record.json) at most;
@@ -65,8 +67,16 @@ class WriteFailed(Exception):
     batch stops, keeping what it saved; the message says which file and why."""
 
 
-def student_dir(out: Path, student: str) -> Path:
-    return out / "students" / student
+def folder_name(key: str) -> str:
+    """The name of the folder of the student whose stable id is ``key``: the id itself when it
+    is a plain name (``ppatel``, ``10006``), else a readable part and a digest of it, so that
+    two ids never share a folder (:func:`~autograder.files.file_name`)."""
+    return file_name(key)
+
+
+def student_dir(out: Path, key: str) -> Path:
+    """The folder of the student whose stable id is ``key`` in the output folder ``out``."""
+    return out / "students" / folder_name(key)
 
 
 def error_record(entry: Entry, reason: str, max_score: int, seconds: float) -> Record:
@@ -84,6 +94,7 @@ def error_record(entry: Entry, reason: str, max_score: int, seconds: float) -> R
         source=entry.source or entry.path.name,
         seconds=seconds,
         note=entry.note,
+        id=entry.key,
     )
 
 
@@ -129,6 +140,8 @@ def _graded_record(entry: Entry, grade: Grade, seconds: float) -> Record:
         summaries={c.id: c.summary for c in grade.criteria},
         tallies={c.id: list(c.tally) for c in grade.criteria if c.tally is not None},
         needs_look=[finding.text() for finding in grade.looks],
+        id=entry.key,
+        machine=platform.node(),
     )
 
 
@@ -195,7 +208,7 @@ def write_student(job: Job, out: Path, files: Mapping[str, str | bytes]) -> None
     :raises Stopped: when the batch is stopping: nothing more is saved."""
     if job.stop.is_set():
         raise Stopped
-    folder = student_dir(out, job.entry.student)
+    folder = student_dir(out, job.entry.key)
     try:
         replace_folder(folder, files)
     except OSError as err:

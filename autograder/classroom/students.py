@@ -1,24 +1,29 @@
 """Who a submission belongs to: candidates grouped into students, the newest kept. Pure.
 
-Identity comes from Canvas's ids, never from text a student typed. A Canvas user (the user id,
-or the anonymous id, in Canvas's download name) is one student; a netid in the student's own
-file name (``hw8_<netid>.zip``) is only an alias of that same user, followed when nobody else
-has it. Two Canvas users are never merged: a netid equal to another student's user id or
-netid is not followed, the user is graded under their own id, and a warning says so. With a
-roster, the roster's login for a Canvas id decides. A file with no Canvas id is its netid's
-(joining the one Canvas user known by that netid), or known by its own name.
+A row is keyed by a stable id, never by text a student typed: the Canvas user id (or anonymous
+id) in Canvas's download name; for a file without one, the roster's login its netid names, else
+that netid (``hw8_<netid>.zip``, the course's naming rule), else the file's or folder's name
+exactly as handed in, Unicode kept. The name a row is shown by is the roster's login for a
+Canvas user it knows, else the id. A netid a Canvas user typed in a file name is a claim: it
+never names their row, it is said in their notes and, once for the class, in the warnings;
+one that names another student is warned of on its own. Two ids never share a row, and two
+rows never share a name (:func:`_apart`).
 """
 
 from __future__ import annotations
 
+import collections
+import hashlib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from autograder.classroom.canvas_names import Candidate, newest, safe
+from autograder.classroom.canvas_names import Candidate, newest
 from autograder.classroom.records import Entry
 from autograder.play.untrusted import admit
 
-__all__ = ["identify", "resolve", "Students"]
+__all__ = ["identify", "resolve", "Students", "CLAIMS_SHOWN"]
+
+CLAIMS_SHOWN = 10  # claims listed by name in the class's warning line
 
 
 @dataclass(frozen=True)
@@ -28,6 +33,17 @@ class Students:
 
     found: list[tuple[Entry, Candidate, list[Candidate]]]
     warnings: list[str] = field(default_factory=list)
+
+
+@dataclass
+class _Ids:
+    """What identify learns as it goes: each group's id and shown name, notes, warnings."""
+
+    groups: dict[str, list[Candidate]] = field(default_factory=dict)  # id -> candidates
+    shown: dict[str, str] = field(default_factory=dict)  # id -> the name the row is shown by
+    notes: dict[str, list[str]] = field(default_factory=dict)
+    warnings: list[str] = field(default_factory=list)
+    claims: list[str] = field(default_factory=list)  # "10006 claims ppatel", one per user
 
 
 def resolve(
@@ -45,145 +61,166 @@ def identify(
     graded, the other files of the attempt come with it (a helper module, notes). ``logins``
     (a roster's Canvas id -> login) names the Canvas users it knows. Pure: the entries' paths
     are the candidates' own (collect places them)."""
-    by_owner: dict[str, list[Candidate]] = {}
+    roster = {user: login.casefold().split("@")[0] for user, login in (logins or {}).items()}
+    ids = _Ids()
     ownerless: list[Candidate] = []
     for one in found:
         if one.owner:
-            by_owner.setdefault(one.owner, []).append(one)
+            ids.groups.setdefault(one.owner, []).append(one)
         else:
             ownerless.append(one)
-    roster = {user: safe(login.casefold().split("@")[0]) for user, login in (logins or {}).items()}
-    # The alias a Canvas user typed: the netid of their newest file that names one.
-    alias: dict[str, Candidate] = {}
-    claims: dict[str, list[str]] = {}
-    for owner, group in by_owner.items():
-        named = sorted((c for c in group if c.netid), key=newest)
-        if named:
-            alias[owner] = named[-1]
-            claims.setdefault(str(named[-1].netid), []).append(owner)
-    notes: dict[str, list[str]] = {}
-    warnings: list[str] = []
-    key = _apart(_keys(by_owner, roster, alias, claims, notes, warnings))
-    students: dict[str, list[Candidate]] = {}
-    for owner, group in by_owner.items():
-        netids = sorted({str(c.netid) for c in group if c.netid})
-        if len(netids) > 1:
-            notes.setdefault(owner, []).append(
-                f"{_describe(group[0])} submitted as netids {', '.join(netids)}; the newest "
-                f"names {alias[owner].netid}"
-            )
-        students[key[owner]] = list(group)
-    owned_notes = {key[owner]: lines for owner, lines in notes.items()}
-    _place_ownerless(ownerless, key, claims, students, owned_notes)
+    claimed: dict[str, list[str]] = {}  # netid -> the Canvas users whose newest file claims it
+    for owner, group in ids.groups.items():
+        typed = _typed(group)
+        if typed is not None:
+            claimed.setdefault(str(typed.netid), []).append(owner)
+    for owner, group in list(ids.groups.items()):
+        ids.shown[owner] = roster.get(owner) or owner
+        _claim(owner, group, roster, claimed, ids)
+    for one in ownerless:
+        _place_ownerless(one, roster, claimed, ids)
+    if ids.claims:
+        ids.warnings.append(_claims_line(ids.claims, bool(roster)))
+    shown = _apart({key: admit(name, "file") for key, name in ids.shown.items()})
     entries = [
-        _entry(student, group, owned_notes.get(student, []), main)
-        for student, group in sorted(students.items())
+        _entry(student, shown[student], group, ids.notes.get(student, []), main)
+        for student, group in sorted(ids.groups.items(), key=lambda item: shown[item[0]])
     ]
-    return Students(entries, [admit(warning, "sentence") for warning in warnings])
+    return Students(entries, [admit(warning, "sentence") for warning in ids.warnings])
 
 
-def _keys(
-    by_owner: Mapping[str, list[Candidate]],
+def _typed(group: list[Candidate]) -> Candidate | None:
+    """The newest file of a Canvas user whose name claims a netid, if any."""
+    named = sorted((c for c in group if c.netid), key=newest)
+    return named[-1] if named else None
+
+
+def _claim(
+    owner: str,
+    group: list[Candidate],
     roster: Mapping[str, str],
-    alias: Mapping[str, Candidate],
-    claims: Mapping[str, list[str]],
-    notes: dict[str, list[str]],
-    warnings: list[str],
-) -> dict[str, str]:
-    """Each Canvas user's student id: the roster's login, else the netid they typed when no
-    one else has it, else their own id; each claim not followed noted and warned of."""
-    roster_owner = {login: user for user, login in roster.items()}
-    ids = {owner.casefold(): owner for owner in [*by_owner, *roster]}
-    key: dict[str, str] = {}
-    for owner, group in by_owner.items():
-        who, typed = _describe(group[0]), alias.get(owner)
-        netid = str(typed.netid) if typed else None
-        if owner in roster:
-            key[owner] = roster[owner]
-            if typed is not None and netid != roster[owner]:
-                warning = (
-                    f"{who} handed in {admit(typed.given, 'file')}, which names {netid}; the "
-                    "roster's login "
-                    f"for {owner} is {roster[owner]}: graded as {roster[owner]}"
-                )
-                notes.setdefault(owner, []).append(warning)
-                warnings.append(warning)
-            continue
-        if netid is None:
-            key[owner] = safe(owner)
-            continue
-        other = _someone_else(netid, owner, ids, claims, roster_owner)
-        if other is None:
-            key[owner] = netid
-            continue
-        key[owner] = safe(owner)
-        given = admit(typed.given if typed else netid, "file")
-        warning = (
-            f"{who} handed in {given}, naming another student ({other}); graded as {key[owner]}"
+    claimed: Mapping[str, list[str]],
+    ids: _Ids,
+) -> None:
+    """Say what the netid a Canvas user typed claims, since it names no row: a mismatch with
+    the roster, a claim on another student, or (without a roster) a plain claim."""
+    who, typed = _describe(group[0]), _typed(group)
+    netids = sorted({str(c.netid) for c in group if c.netid})
+    if len(netids) > 1 and typed is not None:
+        ids.notes.setdefault(owner, []).append(
+            f"{who} submitted as netids {', '.join(netids)}; the newest names {typed.netid}"
         )
-        notes.setdefault(owner, []).append(warning)
-        warnings.append(warning)
-    return key
+    if typed is None:
+        return
+    netid, given = str(typed.netid), admit(typed.given, "file")
+    if owner in roster:
+        if netid != roster[owner]:
+            warning = (
+                f"{who} handed in {given}, which names {netid}; the roster's login for "
+                f"{owner} is {roster[owner]}: graded as {roster[owner]}"
+            )
+            ids.notes.setdefault(owner, []).append(warning)
+            ids.warnings.append(warning)
+        return
+    other = _someone_else(netid, owner, ids.groups, claimed, roster)
+    if other is not None:
+        warning = f"{who} handed in {given}, naming another student ({other}); graded as {owner}"
+        ids.notes.setdefault(owner, []).append(warning)
+        ids.warnings.append(warning)
+        return
+    ids.notes.setdefault(owner, []).append(
+        f"{who} handed in {given}, which claims netid {netid}: a name typed in a file proves "
+        f"nothing, so the row is Canvas user {owner}'s"
+    )
+    ids.claims.append(f"{owner} claims {netid}")
+
+
+def _claims_line(claims: list[str], roster: bool) -> str:
+    listed = ", ".join(claims[:CLAIMS_SHOWN])
+    more = f" and {len(claims) - CLAIMS_SHOWN} more" if len(claims) > CLAIMS_SHOWN else ""
+    advice = (
+        "those the roster does not know are named by Canvas user id"
+        if roster
+        else "give --roster (the Canvas gradebook export) to name the rows by login"
+    )
+    return (
+        f"{len(claims)} file names claim a netid ({listed}{more}); a name typed in a file "
+        f"proves nothing, so each row is named by its Canvas user id: {advice}"
+    )
 
 
 def _place_ownerless(
-    ownerless: Sequence[Candidate],
-    key: Mapping[str, str],
-    claims: Mapping[str, list[str]],
-    students: dict[str, list[Candidate]],
-    owned_notes: dict[str, list[str]],
+    one: Candidate, roster: Mapping[str, str], claimed: Mapping[str, list[str]], ids: _Ids
 ) -> None:
-    """The files with no Canvas id added to ``students``: each to its netid's student, or on
-    its own (and noted) when its name is a Canvas user's id or several users claim it."""
-    by_key = {student: owner for owner, student in key.items()}
-    for one in ownerless:
-        student = one.netid or one.fallback
-        holder = by_key.get(student)
-        # A file with no Canvas id joins a Canvas user only by the netid that user is known by
-        # (their alias, or the roster's login), never by a user id or a bare file name.
-        joins = holder is not None and one.netid is not None and student != safe(holder)
-        if holder is not None and not joins:
-            apart = _free(f"{one.fallback}-no-canvas-id", students)
-            owned_notes.setdefault(apart, []).append(
-                f"{one.shown} carries no Canvas id and its name is Canvas user {holder}'s "
-                f"student id; graded on its own as {apart}"
-            )
-            student = apart
-        elif one.netid and len(claims.get(one.netid, [])) > 1:
-            owned_notes.setdefault(student, []).append(
-                f"{one.shown} carries no Canvas id and several Canvas users submitted as "
-                f"netid {one.netid}; graded on its own"
-            )
-        students.setdefault(student, []).append(one)
+    """A file with no Canvas id added to its student: the Canvas user the roster gives its
+    netid to, else its netid's, else its name's; on its own (and noted) when that id is a
+    Canvas user's."""
+    logins = {login: user for user, login in roster.items()}
+    user = logins.get(one.netid) if one.netid else None
+    if user is not None and user in ids.groups and ids.groups[user][0].owner:
+        ids.groups[user].append(one)  # the roster, not the file, says whose netid it is
+        return
+    student = one.netid or one.fallback
+    if student in ids.groups and ids.groups[student][0].owner:
+        apart = _free(f"{student}-no-canvas-id", ids.groups)
+        ids.notes.setdefault(apart, []).append(
+            f"{admit(one.shown, 'file')} carries no Canvas id and its name is Canvas user "
+            f"{student}'s id; graded on its own as {apart}"
+        )
+        student = apart
+    elif one.netid and len(claimed.get(one.netid, [])) > 0:
+        ids.notes.setdefault(student, []).append(
+            f"{admit(one.shown, 'file')} carries no Canvas id and Canvas users "
+            f"{', '.join(claimed[one.netid])} typed netid {one.netid} too; graded on its own"
+        )
+    ids.groups.setdefault(student, []).append(one)
+    ids.shown.setdefault(student, student)
 
 
 def _someone_else(
     netid: str,
     owner: str,
-    ids: Mapping[str, str],
-    claims: Mapping[str, list[str]],
-    roster_owner: Mapping[str, str],
+    groups: Mapping[str, list[Candidate]],
+    claimed: Mapping[str, list[str]],
+    roster: Mapping[str, str],
 ) -> str | None:
     """Who else ``netid`` names, when it is not only ``owner``'s: another Canvas user's id,
     another user's netid (typed by them too, or theirs on the roster)."""
-    user = ids.get(netid.casefold())
+    users = {user.casefold(): user for user in [*groups, *roster]}
+    user = users.get(netid.casefold())
     if user is not None and user != owner:
         return f"Canvas user {user}"
-    listed = roster_owner.get(netid)
+    listed = next((u for u, login in roster.items() if login == netid), None)
     if listed is not None and listed != owner:
         return f"the roster's {netid}, Canvas user {listed}"
-    others = sorted(o for o in claims.get(netid, []) if o != owner)
+    others = sorted(o for o in claimed.get(netid, []) if o != owner)
     if others:
         return f"netid {netid}, also handed in by Canvas user {', '.join(others)}"
     return None
 
 
-def _apart(key: dict[str, str]) -> dict[str, str]:
-    """Student ids with no two Canvas users on one: a shared one falls back to the user ids."""
-    count: dict[str, int] = {}
-    for student in key.values():
-        count[student] = count.get(student, 0) + 1
-    return {owner: safe(owner) if count[s] > 1 else s for owner, s in key.items()}
+def _apart(shown: Mapping[str, str]) -> dict[str, str]:
+    """Each id's shown name, no two alike: where names meet (two Canvas users with one login
+    on the roster, a login that is another's id), each of them is shown by its id instead,
+    until none meet (the ids are distinct, so this ends); ids alike once escaped by the text
+    gate are told apart by a digest."""
+    names = dict(shown)
+    while True:
+        count = collections.Counter(names.values())
+        clash = [key for key, name in names.items() if count[name] > 1 and name != _own(key)]
+        if not clash:
+            break
+        for key in clash:
+            names[key] = _own(key)
+    count = collections.Counter(names.values())
+    return {
+        key: f"{name} #{hashlib.sha256(key.encode()).hexdigest()[:6]}" if count[name] > 1 else name
+        for key, name in names.items()
+    }
+
+
+def _own(key: str) -> str:
+    return admit(key, "file")
 
 
 def _free(name: str, taken: Mapping[str, object]) -> str:
@@ -199,7 +236,7 @@ def _gradable(candidate: Candidate, main: str) -> bool:
 
 
 def _entry(
-    student: str, group: list[Candidate], notes: list[str], main: str
+    student: str, shown: str, group: list[Candidate], notes: list[str], main: str
 ) -> tuple[Entry, Candidate, list[Candidate]]:
     """The student's entry: the newest gradable file, and the newest copy of each other file
     name of the same attempt, handed in with it (Canvas keeps one attempt: all its files)."""
@@ -220,23 +257,12 @@ def _entry(
         c for c in ordered if c is not kept and c not in attached and c in gradable
     ]
     if superseded:
-        if kept.file_id is not None:
-            why = f" (file id {kept.file_id})"
-        elif kept.copy:
-            why = f" (resubmission {kept.copy})"
-        else:
-            why = " (the latest modified)"
-        others = ", ".join(_label(c) for c in reversed(superseded))
-        notes = [
-            f"{len(superseded) + 1} submissions found; graded the newest, {kept.shown}{why}; "
-            f"not graded: {others}",
-            *notes,
-        ]
+        notes = [_superseded(kept, superseded), *notes]
     if attached:
         names = ", ".join(c.given for c in attached)
         notes = [f"handed in with {kept.given}: {names}", *notes]
     entry = Entry(
-        student=student,
+        student=shown,
         path=kept.path,
         late=kept.late,
         canvas_id=kept.user or next((c.user for c in ordered if c.user), None),
@@ -244,12 +270,27 @@ def _entry(
         note=admit("; ".join(notes), "sentence"),
         source=admit(kept.path.name, "file"),
         attached=tuple(admit(c.given, "file") for c in attached),
+        id=student,
     )
     return entry, kept, attached
 
 
+def _superseded(kept: Candidate, superseded: list[Candidate]) -> str:
+    if kept.file_id is not None:
+        why = f" (file id {kept.file_id})"
+    elif kept.copy:
+        why = f" (resubmission {kept.copy})"
+    else:
+        why = " (the latest modified)"
+    others = ", ".join(_label(c) for c in reversed(superseded))
+    return (
+        f"{len(superseded) + 1} submissions found; graded the newest, {kept.shown}{why}; "
+        f"not graded: {others}"
+    )
+
+
 def _name(name: str | None) -> str | None:
-    return None if name is None else admit(name, "name")
+    return None if name is None else admit(name, "file")
 
 
 def _label(candidate: Candidate) -> str:

@@ -1,12 +1,13 @@
 """A class tournament (``autograder tournament``): every student's AI against every other's.
 
-The class comes in exactly as ``grade`` takes it (:func:`~autograder.classroom.collect.collect`
-and the same identity rules); each submission is staged as the batch stages it and travels to
-the game as bytes, so a game runs the same in a local thread or on a Dask worker on another
-machine. Each game's record is written the moment it ends (``games/<first>--<second>--<n>.json``)
-and names what it was played from, so a rerun plays only the games missing or made otherwise;
-the table is rated from the records in the schedule's order, so the same inputs and seed give
-the same table however the games were spread.
+The class comes in exactly as ``grade`` takes it (:func:`~autograder.classroom.handin.take_in`,
+the same identity rules); each submission, as intake opened it, travels to the game as bytes,
+so a game runs the same in a local thread or on a Dask worker on another machine. Each game's
+record is written the moment it ends (``games/<first>--<second>--<n>.json``, the names made
+safe by :func:`~autograder.files.file_name`) and names what it was played from, so a rerun
+plays only the games missing or made otherwise; the table is rated from the records in the
+schedule's order, so the same inputs and seed give the same table however the games were
+spread.
 """
 
 from __future__ import annotations
@@ -24,11 +25,12 @@ from pathlib import Path
 from typing import Any
 
 from autograder.classroom.fingerprint import kit_version
+from autograder.classroom.handin import shipped_files
 from autograder.classroom.intake import open_submission, require_files
 from autograder.classroom.openings import fair_openings
 from autograder.classroom.records import Entry
 from autograder.errors import GraderError
-from autograder.files import kit_path, write_atomic
+from autograder.files import file_name, kit_path, write_atomic
 from autograder.games import find_assignment
 from autograder.games.pack import Assignment, Opponent
 from autograder.games.perfect import OracleError
@@ -128,29 +130,30 @@ class TournamentResult:
 # ---- who plays ----------------------------------------------------------------------------------
 
 
-def _files(folder: Path) -> tuple[tuple[str, bytes], ...]:
-    found = sorted(p for p in folder.rglob("*") if p.is_file())
-    if len(found) > _MAX_FILES:
-        raise GraderError(f"{len(found)} files: submit only the files of the homework")
-    return tuple((p.relative_to(folder).as_posix(), p.read_bytes()) for p in found)
+def _files(entry: Entry) -> tuple[tuple[str, bytes], ...]:
+    """The files of ``entry``'s submission as intake opened it."""
+    files = shipped_files(entry)
+    if len(files) > _MAX_FILES:
+        raise GraderError(f"{len(files)} files: submit only the files of the homework")
+    return files
 
 
 def _staged(path: Path, assignment: Assignment, work: Path) -> tuple[tuple[str, bytes], ...]:
-    """The submission in ``path`` staged as the batch stages it, as bytes."""
+    """The kit's own player in ``path``, opened as a student's submission is."""
     submission = open_submission(path, work, assignment.main_file, assignment.pack.files)
     require_files(submission, assignment.pack)
-    return _files(submission.source_dir)
+    return _files(Entry(path.name, path, submission=submission))
 
 
-def class_players(
-    entries: Sequence[Entry], assignment: Assignment, work: Path
-) -> tuple[list[Player], list[str]]:
-    """A player per student whose submission opens (as ``grade`` opens it), and one sentence
-    per student left out, saying why."""
+def class_players(entries: Sequence[Entry]) -> tuple[list[Player], list[str]]:
+    """A player per student whose submission intake opened (as ``grade`` grades it), known
+    by the name their row has, and one sentence per student left out, saying why."""
     players, problems = [], []
     for entry in entries:
         try:
-            files = _staged(entry.path, assignment, work / "students" / entry.student)
+            if entry.submission is None:
+                raise GraderError(entry.refused)
+            files = _files(entry)
         except GraderError as err:
             problems.append(f"{entry.student} does not play: {err}")
             continue
@@ -369,7 +372,9 @@ Submit = Callable[[GameTask], Future[dict[str, Any]]]  # a game to a pool: local
 
 
 def _game_path(out: Path, pairing: Pairing) -> Path:
-    return out / "games" / f"{pairing.id}.json"
+    played_from = f"-o{pairing.opening}" if pairing.opening else ""
+    name = file_name(pairing.first, pairing.second, f"{pairing.round}{played_from}")
+    return out / "games" / f"{name}.json"
 
 
 def saved_game(out: Path, task: GameTask) -> dict[str, Any] | None:

@@ -82,7 +82,7 @@ def grade_one(
     staged = next_up.take(job.entry) if next_up is not None else None
     if staged is None:
         try:
-            work, submission = stage(job.entry, assignment)
+            work, submission = stage(job.entry)
         except GraderError as err:
             return save_error(job, grading.out, str(err), assignment.pack.title, rubric.max_score)
         staged = Staged(work, submission, None)
@@ -95,7 +95,7 @@ def grade_one(
             staged.submission,
             assignment,
             rubric,
-            student_seed(grading.seed, job.entry.student),
+            student_seed(grading.seed, job.entry.key),
             spawn=spawn,
             deadline=job.began + rubric.submission_seconds,
             extras=rubric.extras if needs_extras(rubric.leaderboard) else None,

@@ -22,7 +22,6 @@ from __future__ import annotations
 import builtins
 import io
 import itertools
-import json
 import keyword
 import tokenize
 import zlib
@@ -37,7 +36,6 @@ __all__ = [
     "Document",
     "Pair",
     "Comparison",
-    "read_notebook",
     "fingerprint",
     "boilerplate",
     "compare",
@@ -159,27 +157,6 @@ class Comparison:
 
 def _share_of(pair: Pair, name: str) -> float:
     return pair.share_a if pair.a == name else pair.share_b
-
-
-def read_notebook(text: str) -> tuple[str, str | None]:
-    """A notebook's code cells as one Python text, and a sentence when it is not a notebook.
-
-    IPython's ``%magic`` and ``!shell`` lines become blank lines: they are not Python.
-    """
-    try:
-        cells = json.loads(text).get("cells", [])
-        chunks = []
-        for cell in cells:
-            if cell.get("cell_type") != "code":
-                continue
-            source = cell.get("source", "")
-            source = "".join(source) if isinstance(source, list) else str(source)
-            lines = source.splitlines()
-            lines = ["" if line.lstrip().startswith(("%", "!")) else line for line in lines]
-            chunks.append("\n".join(lines))
-    except (ValueError, AttributeError, TypeError):
-        return "", "is not a readable notebook (JSON with cells)"
-    return "\n\n".join(chunks) + "\n", None
 
 
 def _raw_tokens(text: str) -> tuple[list[tuple[int, str, int, int]], str | None]:

@@ -8,15 +8,13 @@ student names are untrusted.
 
 from __future__ import annotations
 
-import csv
-import hashlib
-import io
-import re
 from collections.abc import Mapping
 from html import escape
 
+from autograder.files import file_name
 from autograder.grading.html import page_style
 from autograder.grading.similarity import Comparison, Document, Pair, matched_lines
+from autograder.play.untrusted import csv_text
 
 __all__ = ["CSV_COLUMNS", "pair_file", "similarity_csv", "similarity_html", "pair_html"]
 
@@ -31,7 +29,6 @@ CSV_COLUMNS = (
     "function_b",
     "flagged",
 )
-_UNSAFE = re.compile(r"[^A-Za-z0-9._-]")
 _INDEX_ROWS = 200  # pairs listed on the index page; the CSV holds them all
 _COLOURS = ("#ffd8a8", "#b2f2bb", "#a5d8ff", "#fcc2d7", "#d0bfff", "#ffec99")
 
@@ -53,40 +50,20 @@ def _percent(share: float) -> str:
     return f"{100 * share:.0f}%"
 
 
-_NAME_CHARS = 60  # of each name in a page's file name: the whole stays within any file system's
-
-
 def pair_file(pair: Pair) -> str:
-    """Where a flagged pair's page goes, relative to the report's folder: the two names, made
-    safe, with a digest of the pair added when making them safe or short changed them (so
-    two pairs never share a page)."""
-    a, b = (_UNSAFE.sub("_", name)[:_NAME_CHARS] for name in (pair.a, pair.b))
-    if (a, b) != (pair.a, pair.b):
-        digest = hashlib.sha256(f"{pair.a}\0{pair.b}".encode()).hexdigest()[:8]
-        return f"pairs/{a}--{b}-{digest}.html"
-    return f"pairs/{a}--{b}.html"
+    """Where a flagged pair's page goes, relative to the report's folder: the two names as
+    they are when plain, else readable parts and a digest of the pair, within a file system's
+    limits (:func:`~autograder.files.file_name`), so two pairs never share a page."""
+    return f"pairs/{file_name(pair.a, pair.b)}.html"
 
 
 def similarity_csv(comparison: Comparison) -> str:
     """Every pair with a fingerprint in common, the most similar first."""
-    out = io.StringIO()
-    sheet = csv.writer(out, lineterminator="\n")
-    sheet.writerow(CSV_COLUMNS)
+    rows: list[tuple[object, ...]] = [CSV_COLUMNS]
     for p in comparison.pairs:
-        sheet.writerow(
-            [
-                p.a,
-                p.b,
-                f"{p.share_a:.3f}",
-                f"{p.share_b:.3f}",
-                p.shared,
-                f"{p.function_share:.3f}",
-                p.function_a,
-                p.function_b,
-                "yes" if p.flagged else "",
-            ]
-        )
-    return out.getvalue()
+        shares = (f"{p.share_a:.3f}", f"{p.share_b:.3f}", p.shared, f"{p.function_share:.3f}")
+        rows.append((p.a, p.b, *shares, p.function_a, p.function_b, "yes" if p.flagged else ""))
+    return csv_text(rows)
 
 
 def _page(title: str, body: list[str]) -> str:

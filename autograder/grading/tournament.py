@@ -9,17 +9,17 @@ range of places it spans, and share the points of its best place.
 
 from __future__ import annotations
 
-import csv
-import io
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
 from html import escape
 from typing import Any
 
+from autograder.files import file_name
 from autograder.grading.html import page_start
 from autograder.grading.ratings import ELO, Z, fit, groups, rank_ranges
 from autograder.grading.rubric import Tier
+from autograder.play.untrusted import csv_text
 
 __all__ = [
     "Standing",
@@ -198,9 +198,10 @@ def leaderboard_text(table: Sequence[Standing]) -> str:
 
 
 def pair_file(a: str, b: str) -> str:
-    """The replay page of the games between ``a`` and ``b``, relative to the output folder."""
+    """The replay page of the games between ``a`` and ``b``, relative to the output folder:
+    a name no other pair's page has, within a file system's limits."""
     low, high = sorted((a, b))
-    return f"games/{low}--{high}.html"
+    return f"games/{file_name(low, high)}.html"
 
 
 _COLUMNS = (
@@ -223,26 +224,11 @@ _COLUMNS = (
 def leaderboard_csv(table: Sequence[Standing]) -> str:
     """``leaderboard.csv``: one row per player, best first (a points column where bands are)."""
     columns = [*_COLUMNS, "points"] if band_points(table) else list(_COLUMNS)
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(columns)
+    rows: list[list[Any]] = [columns]
     for s in table:
         row = {**asdict(s), "games": s.games, "could_be": s.could_be, "group": s.group}
-        writer.writerow(["" if row[c] is None else _cell(row[c]) for c in columns])
-    return buffer.getvalue()
-
-
-def _cell(value: Any) -> str:
-    text = f"{value:g}" if isinstance(value, float) else str(value)
-    return "'" + text if text[:1] in ("=", "+", "-", "@") and not _number(text) else text
-
-
-def _number(text: str) -> bool:
-    try:
-        float(text)
-    except ValueError:
-        return False
-    return True
+        rows.append([f"{row[c]:g}" if isinstance(row[c], float) else row[c] for c in columns])
+    return csv_text(rows)
 
 
 def leaderboard_json(

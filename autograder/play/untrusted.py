@@ -11,10 +11,13 @@ with it. Each report then escapes it for its own format with the functions below
 
 from __future__ import annotations
 
+import csv
 import html
+import io
 import re
 import shlex
 import unicodedata
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 __all__ = [
@@ -25,6 +28,7 @@ __all__ = [
     "md_cell",
     "html_text",
     "csv_cell",
+    "csv_text",
     "shell_word",
     "BOUNDS",
     "TEXT_LIMIT",
@@ -38,14 +42,17 @@ BOUNDS = {
     "message": 400,  # an exception's message with its source lines
     "note": 300,  # a note the game's driver passed on (board drift), any other reply text
     "printed": 4096,  # what one call printed (the rubric's output_chars keeps no more)
-    "file": 160,  # a file or folder name
+    "file": 255,  # a file or folder name (no file system takes longer), a person's name
     "path": 400,  # a path given to the grader
     "sentence": 1000,  # a sentence of the grader's built around file names (a batch's notes)
 }
 CLASSES_SHOWN = 10  # class names listed when the player class is missing
 _KEEP = "\n\t"
 _UNSAFE_CATEGORIES = {"Cc", "Cf", "Cs", "Co", "Zl", "Zp"}
-_NUMBER = re.compile(r"-?\d+(\.\d+)?")
+_NUMBER = re.compile(r"[-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?")
+# What makes a spreadsheet read a cell as a formula (OWASP's "CSV Injection"): its first
+# character one of these, or one of their full-width forms, also after leading blanks.
+_FORMULA = frozenset("=+-@\t\r\uff1d\uff0b\uff0d\uff20")
 
 
 def _visible(char: str) -> str:
@@ -151,11 +158,35 @@ def html_text(text: str) -> str:
 
 
 def csv_cell(text: str) -> str:
-    """``text`` safe in a spreadsheet: a cell that would start a formula (``= + - @``, tab,
-    carriage return) gets a leading apostrophe; plain numbers stay numbers."""
-    if text and text[0] in "=+-@\t\r" and not _NUMBER.fullmatch(text):
+    """``text`` safe in a spreadsheet (OWASP's "CSV Injection"): a cell that would start a
+    formula (``= + - @``, tab, carriage return, their full-width forms, or any of them after
+    leading blanks) gets a leading apostrophe; a plain number (``-10``, ``0.5``) stays a
+    number, which no spreadsheet runs."""
+    if _NUMBER.fullmatch(text):
+        return text
+    if text[:1] in _FORMULA or text.lstrip()[:1] in _FORMULA:
         return "'" + text
     return text
+
+
+def csv_text(rows: Iterable[Sequence[object]]) -> str:
+    """``rows`` as the text of a CSV file: the one way the kit writes one (grades.csv,
+    canvas_import.csv, similarity.csv, leaderboard.csv). Every cell goes through
+    :func:`csv_cell`; None is an empty cell, a number is written as it is."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    for row in rows:
+        writer.writerow(
+            [
+                ""
+                if cell is None
+                else str(cell)
+                if isinstance(cell, int | float) and not isinstance(cell, bool)
+                else csv_cell(str(cell))
+                for cell in row
+            ]
+        )
+    return buffer.getvalue()
 
 
 def shell_word(text: str) -> str:
