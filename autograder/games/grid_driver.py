@@ -12,11 +12,11 @@ The player it drives is the course's: ``cls()`` for a side, ``my_piece`` and ``o
 (``place_piece(move, my_piece)`` for its own, ``opponent_move(move)`` for the other side's)
 and asked ``make_move(board)``. Everything it reports is checked again by the grader.
 
-A sync request carries the position (``state``), the player's own last move (``own``, None
-before its first) and what was played since: ``moves``, every ply oldest first, the sides
-alternating from the one after its own move (from the first side when ``own`` is None), forced
-passes included, where the referee sends it, else ``opp``, the other side's last move. A pass
-changes no square: the player is not told of it.
+A sync request carries the position (``state``) and ``plies``: every ply since the player
+was last told, oldest first, each as ``[side, move]``: its own moves, the other side's and
+the forced passes of either. Each ply is told by the side that made it, never by taking turns:
+in a game with extra turns a side moves twice in a row. A pass changes no square: the player
+is not told of it.
 """
 
 from __future__ import annotations
@@ -76,7 +76,8 @@ def copy_grid(board: list[list[Any]]) -> list[list[Any]]:
 
 
 def _plain(board: object, rows: int, columns: int) -> list[list[str]] | None:
-    """The board's cells as strings, or None when it is no grid of that size we can read."""
+    """The board's cells as strings (a piece, or a count of seeds), or None when it is no grid
+    of that size we can read."""
     try:
         return [[str(board[r][c]) for c in range(columns)] for r in range(rows)]  # type: ignore[index]
     except BaseException:
@@ -95,21 +96,6 @@ def _changes(before: list[list[str]] | None, after: list[list[str]] | None) -> d
         if before[r][c] != after[r][c]
     ]
     return {"squares": found[:_CHANGES_SENT], "count": len(found)}
-
-
-def _plies(request: dict[str, Any], first: bool) -> list[tuple[bool, Any]]:
-    """(whether it is the player's own, the move) for each ply a sync tells, oldest first;
-    an absent move is None. ``first``: the player's side moves first in the game."""
-    own = request.get("own")
-    moves = request.get("moves")
-    if moves is None:
-        return [(True, own), (False, request.get("opp"))]
-    mine = own is None and first  # the side after its own move, or the first side
-    plies = [(True, own)]
-    for move in moves:
-        plies.append((mine, move))
-        mine = not mine
-    return plies
 
 
 # ---- the drivers ----------------------------------------------------------------------------
@@ -171,7 +157,7 @@ class Grid:
             elif fit_start:  # a game from the start: the start board, of this variant's size
                 start = request["start"]
                 fit(start)
-                if _plain(getattr(player, "board", None), size[0], size[1]) != start:
+                if _plain(getattr(player, "board", None), *size) != _plain(start, *size):
                     player.board = copy_grid(start)
             players[0] = player
             return {"ok": True}
@@ -180,10 +166,10 @@ class Grid:
             notes = []
             player = players[0]
             piece = player.my_piece
-            for mine, raw in _plies(request, seat[0] == first):
+            for side, raw in request["plies"]:
                 if raw is None or raw == passed:
                     continue
-                method, args = (own, (piece,)) if mine else (opponent, ())
+                method, args = (own, (piece,)) if side == seat[0] else (opponent, ())
                 move = shaped(raw)
                 try:
                     getattr(player, method)(move, *args)
@@ -191,7 +177,7 @@ class Grid:
                     notes.append(f"{method}({move!r}) raised {error_text(err)}")
             expected = request["state"]
             fit(expected)
-            if _plain(getattr(player, "board", None), size[0], size[1]) != expected:
+            if _plain(getattr(player, "board", None), *size) != _plain(expected, *size):
                 notes.append("drift")
                 try:
                     for r in range(size[0]):

@@ -15,6 +15,7 @@ import dataclasses
 import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from enum import Enum
 from pathlib import Path
 from typing import Any, Generic, Protocol, TypeVar
 
@@ -22,6 +23,10 @@ from autograder.games.perfect import Exact, Perfect, Tables
 
 __all__ = [
     "GamePack",
+    "GameType",
+    "Turns",
+    "Cells",
+    "Calls",
     "AnyPack",
     "Interface",
     "Setting",
@@ -38,10 +43,11 @@ __all__ = [
     "DRAW",
     "Outcome",
     "shown",
-    "Outcome",
     "must_pass",
+    "Rows",
 ]
 
+Rows = Sequence[Sequence[str | int]]  # a board as drawn: rows of cells (see ``GamePack.cells``)
 DRAW = "draw"  # what ``GamePack.result`` says of a game over without a winner (a full board)
 
 
@@ -162,6 +168,50 @@ class Setting:
         return f"{self.table}.{self.key}"
 
 
+class Turns(Enum):
+    """Whose turn follows a move (OpenSpiel's ``GameType`` says it of every game): shared code
+    asks ``GamePack.turn`` of each position and never assumes the sides alternate; this says
+    what the conformance suite expects to see."""
+
+    ALTERNATE = "alternate"  # the other side's, after every ply
+    PASSES = "passes"  # the other side's; a side with no move passes (``pass_move``), a ply
+    EXTRA = "extra"  # a move may leave the same side to move again (Kalah's last seed home)
+
+
+class Cells(Enum):
+    """What a cell of ``GamePack.cells`` holds, and so how a board is drawn."""
+
+    MARK = "mark"  # a piece: one character, ``' '`` for an empty square
+    COUNT = "count"  # a number (seeds in a pit), drawn as its figure; ``' '`` where none is
+
+
+@dataclass(frozen=True)
+class GameType:
+    """What kind of game a pack plays, as data the shared code reads (the turn engine, minimax,
+    tactics, the drawings, the conformance suite) instead of assuming it."""
+
+    shape: Callable[[Any], tuple[int, int]]  # a variant -> rows and columns of ``cells``
+    turns: Turns = Turns.ALTERNATE
+    cells: Cells = Cells.MARK
+
+
+@dataclass(frozen=True)
+class Calls:
+    """The student's methods the course's driver calls, by name, for reports: ``move`` asks
+    for a move; ``own`` and ``other`` tell the player its own move and the other side's before
+    its next one ("" where the driver tells the student's code nothing: it builds it afresh
+    from each position)."""
+
+    move: str = "make_move"
+    own: str = "place_piece"
+    other: str = "opponent_move"
+
+    @property
+    def told(self) -> str:
+        """The calls that tell the player the plies since its last move, for messages."""
+        return "/".join(name for name in (self.own, self.other) if name) or "the board update"
+
+
 @dataclass(frozen=True)
 class GamePack(Generic[P, M, V]):
     """One game, as the kit sees it. Positions (``P``), moves (``M``) and variants (``V``)
@@ -181,6 +231,7 @@ class GamePack(Generic[P, M, V]):
 
     name: str  # "teeko"
     title: str  # "Teeko", for report titles
+    kind: GameType  # how turns pass, what a cell holds, the board's shape
     variants: Mapping[str, V]  # assignment name -> rule variant
     # -- the rules ---------------------------------------------------------------------------
     sides: tuple[str, str]  # the two sides, first to move first ("b", "r")
@@ -208,7 +259,9 @@ class GamePack(Generic[P, M, V]):
     starter: Callable[[V], str]  # its starter, relative to the project's root
     solution: Callable[[V], str]  # its reference solution, likewise
     # -- drawing: the HTML reports and the play page ------------------------------------------
-    cells: Callable[[P], list[str]]  # its rows, top first, a character a cell (' ' empty)
+    # its rows, top first: a cell holds a character (' ' empty) or, where ``kind.cells`` is
+    # ``Cells.COUNT``, a count (an int; ' ' where the drawing has no pit)
+    cells: Callable[[P], Rows]
     colours: Mapping[str, str]  # a piece's character -> its CSS colour
     # a position and a raw move (the student's value, the opponent's plain-data move or None)
     # -> (row, col, role); never raises: what it cannot read draws nothing
@@ -217,7 +270,7 @@ class GamePack(Generic[P, M, V]):
     # a name outside ``variants`` -> a variant it names (a board size, say), or None
     parse_variant: Callable[[str], V | None] = lambda name: None
     goal: str = "goal"  # what wins, in reports: "you completed a goal on ply 9"
-    move_call: str = "make_move"  # the student's function the referee's move requests call
+    calls: Calls = Calls()  # the student's methods the driver calls, for reports
     move_name: Callable[[M], str] = str  # the move in reports' words: "column 3"
     # a square of the driver's grid (row, column: ``state[row][col]``) in the game's own words
     square_name: Callable[[int, int], str] = lambda row, col: f"[{row}][{col}]"
@@ -246,6 +299,15 @@ class GamePack(Generic[P, M, V]):
     # P -> how the game ended, in the game's words (None while it goes on); None: the kit
     # words it from ``result`` and ``goal`` ("you completed a goal", "the board is full")
     outcome: Callable[[P], Outcome | None] | None = None
+    # -- a second, plain implementation of the rules, where the pack has one: (variant,
+    # depth) -> the move sequences of ``depth`` plies from the start, which the conformance
+    # suite compares with the count the pack's own rules give (perft, as python-chess checks)
+    perft: Callable[[V, int], int] | None = None
+
+    @property
+    def move_call(self) -> str:
+        """The student's function the referee's move requests call: ``make_move``."""
+        return self.calls.move
 
     @property
     def goal_one(self) -> str:
@@ -267,7 +329,7 @@ _INTERFACE_FIELDS = (
     "render",
     "files",
     "driver",
-    "move_call",
+    "calls",
     "state",
     "student_move",
     "read_move",
@@ -303,7 +365,7 @@ class Interface(Generic[P, M, V]):
     render: Callable[[P], str] | None = None  # a position as its course's board shows it
     files: tuple[str, ...] | None = None
     driver: Path | None = None
-    move_call: str | None = None
+    calls: Calls | None = None
     state: Callable[[P], Any] | None = None
     student_move: Callable[[M], Any] | None = None
     read_move: Callable[[Any, P], M] | None = None

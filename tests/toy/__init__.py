@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from autograder.games.pack import GamePack, MoveError, Outcome
+from autograder.games.pack import GamePack, GameType, MoveError, Outcome, Turns
 
 PASS = "pass"
 CELLS = 7
@@ -94,6 +94,7 @@ def last_move(pos: Pos, rng: random.Random) -> Any:
 TOY = GamePack(
     name="flank",
     title="Flank",
+    kind=GameType(shape=lambda variant: (1, CELLS), turns=Turns.PASSES),
     variants={"flank": Variant()},
     sides=("x", "o"),
     side_names={"x": "black", "o": "white"},

@@ -18,7 +18,7 @@ from autograder.games.connect4 import rules, view
 from autograder.games.connect4.opponents import OPPONENTS
 from autograder.games.connect4.probes import probe_positions
 from autograder.games.connect4.solver import Solver, tactics_exact
-from autograder.games.pack import GamePack
+from autograder.games.pack import Calls, GamePack, GameType
 
 __all__ = ["PACK"]
 
@@ -60,6 +60,7 @@ def _missing(sources: Mapping[str, bytes]) -> str | None:
 PACK: GamePack[rules.Position, int, rules.Variant] = GamePack(
     name="board-abc",
     title="Board ABC (tic-tac-toe and Connect Four)",
+    kind=GameType(shape=lambda variant: (variant.rows, variant.columns)),
     variants={c4.VARIANT.name: c4.VARIANT},
     sides=rules.PIECES,
     side_names=c4.BOOK,
@@ -89,7 +90,7 @@ PACK: GamePack[rules.Position, int, rules.Variant] = GamePack(
     solution=lambda variant: "solution/board-abc/minimax.py",
     goal="line",
     move_name=lambda column: f"column {column}",
-    move_call=CALL,
+    calls=Calls(CALL, "", ""),
     passed="board",
     copy_advice="copy the position and change the copy",
     check_criteria=checks.CRITERIA,

@@ -10,7 +10,7 @@ from autograder.games.connect4.probes import probe_positions
 from autograder.games.connect4.sketch import INTERFACE as SKETCH
 from autograder.games.connect4.solver import Solver, tactics_exact
 from autograder.games.connect4.variants import VARIANTS, parse_variant
-from autograder.games.pack import GamePack
+from autograder.games.pack import GamePack, GameType
 
 __all__ = ["PACK"]
 
@@ -19,6 +19,7 @@ _HERE = Path(__file__).resolve().parent
 PACK: GamePack[rules.Position, int, rules.Variant] = GamePack(
     name="connect4",
     title="Connect Four",
+    kind=GameType(shape=lambda variant: (variant.rows, variant.columns)),
     variants=VARIANTS,
     sides=rules.PIECES,
     side_names={rules.RED: "red", rules.YELLOW: "yellow"},

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from autograder.games.connect4 import rules
-from autograder.games.pack import Check, Interface, Setting, Verdict
+from autograder.games.pack import Calls, Check, Interface, Setting, Verdict
 
 __all__ = [
     "INTERFACE",
@@ -286,7 +286,7 @@ INTERFACE: Interface[rules.Position, int, rules.Variant] = Interface(
     aliases=("connect4-colab",),
     description="seed 004's notebook: Agent(depth, sign).play(Connect4State)",
     driver=_HERE / "notebook_driver.py",
-    move_call=CALL,
+    calls=Calls(CALL, "", ""),
     state=state,
     read_move=_read_move,
     format_problem=_format_problem,

@@ -19,7 +19,7 @@ from typing import Any
 
 from autograder.games.connect4 import rules
 from autograder.games.connect4.rules import IllegalMoveError, MalformedMoveError, Position
-from autograder.games.pack import Interface
+from autograder.games.pack import Calls, Interface
 
 __all__ = ["INTERFACE", "FILES", "state", "render", "read_move", "format_problem", "missing"]
 
@@ -205,7 +205,7 @@ INTERFACE: Interface[Position, int, rules.Variant] = Interface(
     render=render,
     files=FILES,
     driver=_HERE / "sketch_driver.py",
-    move_call=CALL,
+    calls=Calls(CALL, "", ""),
     state=state,
     student_move=lambda move: move,
     read_move=read_move,

@@ -8,7 +8,7 @@ from autograder.games.othello import rules, view
 from autograder.games.othello.opponents import OPPONENTS
 from autograder.games.othello.probes import probe_positions
 from autograder.games.othello.variants import VARIANTS
-from autograder.games.pack import GamePack
+from autograder.games.pack import GamePack, GameType, Turns
 
 __all__ = ["PACK"]
 
@@ -22,6 +22,7 @@ def _move_name(move: rules.Move) -> str:
 PACK: GamePack[rules.Position, rules.Move, rules.Variant] = GamePack(
     name="othello",
     title="Othello",
+    kind=GameType(shape=lambda variant: (variant.size, variant.size), turns=Turns.PASSES),
     variants=VARIANTS,
     sides=rules.PIECES,
     side_names={rules.BLACK: "black", rules.WHITE: "white"},

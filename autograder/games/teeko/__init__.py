@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from autograder.games.pack import GamePack
+from autograder.games.pack import GamePack, GameType
 from autograder.games.teeko import rules, view
 from autograder.games.teeko.opponents import OPPONENTS
 from autograder.games.teeko.probes import probe_positions, random_position
@@ -24,6 +24,7 @@ def _folder(variant: Variant) -> str:
 PACK: GamePack[rules.Position, rules.Move, Variant] = GamePack(
     name="teeko",
     title="Teeko",
+    kind=GameType(shape=lambda variant: (rules.SIZE, rules.SIZE)),
     variants=VARIANTS,
     sides=rules.PIECES,
     side_names={rules.BLACK: "black", rules.RED: "red"},
