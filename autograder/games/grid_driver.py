@@ -98,6 +98,38 @@ def _changes(before: list[list[str]] | None, after: list[list[str]] | None) -> d
     return {"squares": found[:_CHANGES_SENT], "count": len(found)}
 
 
+def _drifted(player: Any, expected: list[list[Any]], rows: int, columns: int) -> bool:
+    """Whether the player's board differs from the position sent; if so it is set to it, in
+    place where the board takes it (its rows may be the student's own objects)."""
+    if _plain(getattr(player, "board", None), rows, columns) == _plain(expected, rows, columns):
+        return False
+    try:
+        for r in range(rows):
+            for c in range(columns):
+                player.board[r][c] = expected[r][c]
+    except BaseException:
+        player.board = copy_grid(expected)
+    return True
+
+
+def _asked(player: Any, encode: Encode, rows: int, columns: int) -> dict[str, Any]:
+    """``make_move(player.board)``: the move, and whether it changed the board it was given or
+    the player's own (and which squares)."""
+    state = player.board
+    before = _plain(state, rows, columns)
+    said = encode(player.make_move(state))
+    after_state = _plain(state, rows, columns)
+    after_board = _plain(getattr(player, "board", None), rows, columns)
+    return {
+        "ok": True,
+        "move": said,
+        "state_changed": after_state != before,
+        "board_changed": after_board != before,
+        "state_changes": _changes(before, after_state),
+        "board_changes": _changes(before, after_board),
+    }
+
+
 # ---- the drivers ----------------------------------------------------------------------------
 
 
@@ -177,31 +209,12 @@ class Grid:
                     notes.append(f"{method}({move!r}) raised {error_text(err)}")
             expected = request["state"]
             fit(expected)
-            if _plain(getattr(player, "board", None), *size) != _plain(expected, *size):
+            if _drifted(player, expected, *size):
                 notes.append("drift")
-                try:
-                    for r in range(size[0]):
-                        for c in range(size[1]):
-                            player.board[r][c] = expected[r][c]
-                except BaseException:
-                    player.board = copy_grid(expected)
             return {"ok": True, "notes": notes}
 
         def move(_request: dict[str, Any]) -> dict[str, Any]:
-            player = players[0]
-            state = player.board
-            before = _plain(state, size[0], size[1])
-            said = encode(player.make_move(state))
-            after_state = _plain(state, size[0], size[1])
-            after_board = _plain(getattr(player, "board", None), size[0], size[1])
-            return {
-                "ok": True,
-                "move": said,
-                "state_changed": after_state != before,
-                "board_changed": after_board != before,
-                "state_changes": _changes(before, after_state),
-                "board_changes": _changes(before, after_board),
-            }
+            return _asked(players[0], encode, *size)
 
         def challenge(_request: dict[str, Any]) -> dict[str, Any]:
             """Whether the player opts in to games against the strongest opponent (KIT_SPEC §3)."""

@@ -12,6 +12,7 @@ are the pack's own values, handed back to its functions untouched.
 from __future__ import annotations
 
 import dataclasses
+import operator
 import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -23,6 +24,8 @@ from autograder.games.perfect import Exact, Perfect, Tables
 
 __all__ = [
     "GamePack",
+    "Student",
+    "game_py",
     "GameType",
     "Turns",
     "Cells",
@@ -96,6 +99,8 @@ class Variant(Protocol):
 P = TypeVar("P")  # a pack's position
 M = TypeVar("M")  # a pack's move
 V = TypeVar("V", bound=Variant)  # a pack's rule variant
+P_in = TypeVar("P_in", contravariant=True)  # a position, where it is only given
+M_out = TypeVar("M_out", covariant=True)  # a move, where it is only returned
 
 # (position, the referee's seeded generator) -> a legal move; runs in the grader.
 Opponent = Callable[[P, random.Random], M]
@@ -213,6 +218,71 @@ class Calls:
 
 
 @dataclass(frozen=True)
+class Student(Generic[P, M, V]):
+    """One course's student side of a game: the files handed in, how the course's driver
+    (child side) calls the student's code and how what comes back is read, how the board and
+    the sides are shown to that course, its rubric, starter and solution, and any questions
+    other than a move. A pack holds its own (``GamePack.student``); an :class:`Interface`
+    presents the same game through another."""
+
+    files: tuple[str, ...]  # what a submission holds; the first is the module to import
+    driver: Path  # the child-side module that calls the student's class
+    rubric: Path  # the default rubric TOML
+    starter: Callable[[V], str]  # its starter, relative to the project's root
+    solution: Callable[[V], str]  # its reference solution, likewise
+    read_move: Callable[[Any, P], M]  # a raw value -> a move; raises MoveError
+    format_problem: Callable[[Any, P], str | None]  # a raw value -> what is inexact
+    state: Callable[[P], Any]  # the position as plain data for the driver
+    side_names: Mapping[str, str]  # "b" -> "black"
+    render: Callable[[P], str]  # the board as the student's program prints it
+    student_move: Callable[[M], Any] = lambda move: move  # the move as plain data, for the driver
+    calls: Calls = Calls()  # the student's methods the driver calls, for reports
+    # -- checks: the student's code asked questions other than a move (the book's boards) ---
+    check_criteria: Mapping[str, str] = field(default_factory=dict)  # id -> name in reports
+    checks: Callable[[V, int], Sequence[Check]] = lambda variant, seed: ()  # variant, seed
+    # a submission's .py files (name -> source) -> what is missing, in one sentence, or None
+    missing: Callable[[Mapping[str, bytes]], str | None] = lambda sources: None
+    # -- the numbers a rubric may set for the student's calls (see :class:`Setting`)
+    settings: tuple[Setting, ...] = ()
+
+
+class CourseRules(Protocol[P_in, M_out]):
+    """What :func:`game_py` reads from a pack's rules module, by these names: a student's
+    value read as a move (raising a ``MoveError`` that says why not), whether it had the exact
+    format, and the position as the student's code is given it and prints it."""
+
+    def read_student_move(self, raw: Any, pos: P_in, /) -> M_out: ...
+
+    def format_problem(self, raw: Any, pos: P_in, /) -> str | None: ...
+
+    def to_board(self, pos: P_in, /) -> Any: ...
+
+    def render(self, pos: P_in, /) -> str: ...
+
+
+def game_py(
+    here: Path, folder: Callable[[V], str], rules: CourseRules[P, M], sides: Mapping[str, str]
+) -> Student[P, M, V]:
+    """The student side of the course's usual homework: one file, ``game.py``, read by the
+    ``rules`` module's functions; the pack's ``driver.py`` and ``rubric.toml`` in its package
+    (``here``); the starter and solution in ``starter/<folder>/game.py`` and
+    ``solution/<folder>/game.py`` (``folder`` of a variant); ``sides``: how the course names
+    the sides ("b" -> "black")."""
+    return Student(
+        ("game.py",),
+        here / "driver.py",
+        here / "rubric.toml",
+        lambda variant: f"starter/{folder(variant)}/game.py",
+        lambda variant: f"solution/{folder(variant)}/game.py",
+        rules.read_student_move,
+        rules.format_problem,
+        rules.to_board,
+        sides,
+        rules.render,
+    )
+
+
+@dataclass(frozen=True)
 class GamePack(Generic[P, M, V]):
     """One game, as the kit sees it. Positions (``P``), moves (``M``) and variants (``V``)
     are the pack's own types: a pack declares them (``GamePack[Position, Move, Variant]``) so
@@ -235,29 +305,15 @@ class GamePack(Generic[P, M, V]):
     variants: Mapping[str, V]  # assignment name -> rule variant
     # -- the rules ---------------------------------------------------------------------------
     sides: tuple[str, str]  # the two sides, first to move first ("b", "r")
-    side_names: Mapping[str, str]  # "b" -> "black"
-    phases: tuple[str, ...]  # the rubric's per-phase criteria, in order ("drop", "move")
     start: Callable[[V], P]
-    turn: Callable[[P], str]  # the side to move
-    phase: Callable[[P], str]  # one of ``phases``
     legal_moves: Callable[[P], Iterable[M]]
     play: Callable[[P, M], P]  # a new position
     result: Callable[[P], str | None]  # the side that won, DRAW, or None: it goes on
-    render: Callable[[P], str]  # the board as the student's program prints it
-    # -- the student interface ---------------------------------------------------------------
-    files: tuple[str, ...]  # what a submission holds; the first is the module to import
-    read_move: Callable[[Any, P], M]  # a raw value -> a move; raises MoveError
-    format_problem: Callable[[Any, P], str | None]  # a raw value -> what is inexact
-    student_move: Callable[[M], Any]  # the move as plain data for the driver
-    state: Callable[[P], Any]  # the position as plain data for the driver
-    driver: Path  # the child-side module that calls the student's class
+    # -- the student's side: what it hands in, how it is called, its rubric (see Student) ----
+    student: Student[P, M, V]
     # -- grading material --------------------------------------------------------------------
     probes: Callable[[V, int, Mapping[str, int]], list[P]]  # variant, seed, per phase
-    random_position: Callable[[V, random.Random, int], P | None]  # variant, rng, plies
     opponents: Mapping[str, tuple[str, Opponent[P, M]]]  # id -> (name in reports, opponent)
-    rubric: Path  # the default rubric TOML
-    starter: Callable[[V], str]  # its starter, relative to the project's root
-    solution: Callable[[V], str]  # its reference solution, likewise
     # -- drawing: the HTML reports and the play page ------------------------------------------
     # its rows, top first: a cell holds a character (' ' empty) or, where ``kind.cells`` is
     # ``Cells.COUNT``, a count (an int; ' ' where the drawing has no pit)
@@ -267,22 +323,18 @@ class GamePack(Generic[P, M, V]):
     # -> (row, col, role); never raises: what it cannot read draws nothing
     marks: Callable[[P, Any], list[tuple[int, int, str]]]
     clicks: Callable[[P, list[tuple[int, int]]], Any | None]  # squares -> raw move or None
+    # -- the rules' defaults: a game of one phase whose position says whose turn it is -------
+    turn: Callable[[P], str] = operator.attrgetter("turn")  # the side to move
+    phases: tuple[str, ...] = ("play",)  # the rubric's per-phase criteria ("drop", "move")
+    phase: Callable[[P], str] = lambda pos: "play"  # one of ``phases``
     # a name outside ``variants`` -> a variant it names (a board size, say), or None
     parse_variant: Callable[[str], V | None] = lambda name: None
     goal: str = "goal"  # what wins, in reports: "you completed a goal on ply 9"
-    calls: Calls = Calls()  # the student's methods the driver calls, for reports
     move_name: Callable[[M], str] = str  # the move in reports' words: "column 3"
     # a square of the driver's grid (row, column: ``state[row][col]``) in the game's own words
     square_name: Callable[[int, int], str] = lambda row, col: f"[{row}][{col}]"
     passed: str = "state"  # what ``move_call`` is given, in a message: "the state passed to it"
     copy_advice: str = "work on a copy (copy.deepcopy(state))"  # when it changed what it got
-    # -- checks: the student's code asked questions other than a move (the book's boards) ---
-    check_criteria: Mapping[str, str] = field(default_factory=dict)  # id -> name in reports
-    checks: Callable[[V, int], Sequence[Check]] = lambda variant, seed: ()  # variant, seed
-    # a submission's .py files (name -> source) -> what is missing, in one sentence, or None
-    missing: Callable[[Mapping[str, bytes]], str | None] = lambda sources: None
-    # -- the numbers a rubric may set for the student's calls (see :class:`Setting`)
-    settings: tuple[Setting, ...] = ()
     # -- other courses' interfaces to the same game: name -> interface (see :class:`Interface`)
     interfaces: Mapping[str, Interface[P, M, V]] = field(default_factory=dict)
     # -- perfect play (``autograder/games/perfect.py``), where the game has some -------------
@@ -304,6 +356,82 @@ class GamePack(Generic[P, M, V]):
     # suite compares with the count the pack's own rules give (perft, as python-chess checks)
     perft: Callable[[V, int], int] | None = None
 
+    def random_position(self, variant: V, rng: random.Random, plies: int) -> P | None:
+        """The position after ``plies`` random moves from the start (``rng`` choosing), or
+        None when the game ended before (the tactical probes and puzzles start there)."""
+        pos = self.start(variant)
+        for _ in range(plies):
+            if self.result(pos) is not None:
+                return None
+            pos = self.play(pos, rng.choice(list(self.legal_moves(pos))))
+        return None if self.result(pos) is not None else pos
+
+    # ---- the student's side, read through the pack (``student`` holds it) -----------------
+
+    @property
+    def side_names(self) -> Mapping[str, str]:
+        return self.student.side_names
+
+    @property
+    def render(self) -> Callable[[P], str]:
+        return self.student.render
+
+    @property
+    def files(self) -> tuple[str, ...]:
+        return self.student.files
+
+    @property
+    def driver(self) -> Path:
+        return self.student.driver
+
+    @property
+    def calls(self) -> Calls:
+        return self.student.calls
+
+    @property
+    def state(self) -> Callable[[P], Any]:
+        return self.student.state
+
+    @property
+    def student_move(self) -> Callable[[M], Any]:
+        return self.student.student_move
+
+    @property
+    def read_move(self) -> Callable[[Any, P], M]:
+        return self.student.read_move
+
+    @property
+    def format_problem(self) -> Callable[[Any, P], str | None]:
+        return self.student.format_problem
+
+    @property
+    def rubric(self) -> Path:
+        return self.student.rubric
+
+    @property
+    def starter(self) -> Callable[[V], str]:
+        return self.student.starter
+
+    @property
+    def solution(self) -> Callable[[V], str]:
+        return self.student.solution
+
+    @property
+    def check_criteria(self) -> Mapping[str, str]:
+        return self.student.check_criteria
+
+    @property
+    def checks(self) -> Callable[[V, int], Sequence[Check]]:
+        return self.student.checks
+
+    @property
+    def missing(self) -> Callable[[Mapping[str, bytes]], str | None]:
+        return self.student.missing
+
+    @property
+    def settings(self) -> tuple[Setting, ...]:
+        return self.student.settings
+
     @property
     def move_call(self) -> str:
         """The student's function the referee's move requests call: ``make_move``."""
@@ -323,33 +451,17 @@ def must_pass(pack: AnyPack, pos: Any) -> bool:
     return not moves or moves == [pack.pass_move]
 
 
-# The pack's fields an interface may replace: what the student writes and how it is called.
-_INTERFACE_FIELDS = (
-    "side_names",
-    "render",
-    "files",
-    "driver",
-    "calls",
-    "state",
-    "student_move",
-    "read_move",
-    "format_problem",
-    "rubric",
-    "starter",
-    "solution",
-    "check_criteria",
-    "checks",
-    "missing",
-    "settings",
-)
+def _own(student: Student[P, M, V]) -> Student[P, M, V]:
+    return student
 
 
 @dataclass(frozen=True)
 class Interface(Generic[P, M, V]):
     """One course's student interface to a pack's game: the files handed in, the classes they
-    define, how the driver (child side) calls them and the rubric that grades them. The game's
-    rules, probes, opponents, tactics, replays and solver stay the pack's, shared by every
-    interface. A field left None is the pack's own; the default interface replaces nothing.
+    define, how the driver (child side) calls them and the rubric that grades them
+    (``student``: the pack's student side -> this course's). The game's rules, probes,
+    opponents, tactics, replays and solver stay the pack's, shared by every interface; the
+    default interface is the pack's own.
     """
 
     name: str = ""  # "" for the pack's own; else it names the assignments: connect4-notebook
@@ -361,30 +473,16 @@ class Interface(Generic[P, M, V]):
     aliases: tuple[str, ...] = ()  # other names of its assignments' prefix: "connect4-colab"
     description: str = ""  # one line for the list of assignments
     variants: tuple[str, ...] | None = None  # the pack's variants it plays; None: every one
-    side_names: Mapping[str, str] | None = None  # its course's names of the sides
-    render: Callable[[P], str] | None = None  # a position as its course's board shows it
-    files: tuple[str, ...] | None = None
-    driver: Path | None = None
-    calls: Calls | None = None
-    state: Callable[[P], Any] | None = None
-    student_move: Callable[[M], Any] | None = None
-    read_move: Callable[[Any, P], M] | None = None
-    format_problem: Callable[[Any, P], str | None] | None = None
-    rubric: Path | None = None
-    starter: Callable[[V], str] | None = None
-    solution: Callable[[V], str] | None = None
-    check_criteria: Mapping[str, str] | None = None
-    checks: Callable[[V, int], Sequence[Check]] | None = None
-    missing: Callable[[Mapping[str, bytes]], str | None] | None = None
-    settings: tuple[Setting, ...] | None = None
-    # the rubric's values of ``settings`` (label -> value) -> this interface's fields that
-    # change with them (its ``state``, ``checks``, ``entry``)
-    configure: Callable[[Mapping[str, int]], Mapping[str, Any]] | None = None
+    # the pack's own student side -> this course's (usually ``dataclasses.replace`` of it)
+    student: Callable[[Student[P, M, V]], Student[P, M, V]] = _own
+    # the rubric's values of the student side's ``settings`` (label -> value) -> this
+    # interface at those values (its state, checks and entry change with them)
+    configure: Callable[[Mapping[str, int]], Interface[P, M, V]] | None = None
 
     def over(self, pack: GamePack[P, M, V]) -> GamePack[P, M, V]:
         """``pack`` as a student of this interface meets it (``pack`` itself for the default)."""
-        changes = {f: getattr(self, f) for f in _INTERFACE_FIELDS if getattr(self, f) is not None}
-        return dataclasses.replace(pack, **changes) if changes else pack
+        student = self.student(pack.student)
+        return pack if student is pack.student else dataclasses.replace(pack, student=student)
 
 
 DEFAULT_INTERFACE: Interface[Any, Any, Any] = Interface()
@@ -407,7 +505,7 @@ class Assignment:
     its game defines it, shared by all its interfaces."""
 
     pack: AnyPack
-    variant: Any  # the pack's own variant value
+    variant: Variant  # the pack's own variant (its name, description, player class, aliases)
     interface: Interface[Any, Any, Any] = DEFAULT_INTERFACE
     game: AnyPack = field(init=False, compare=False, repr=False)
 
@@ -420,8 +518,7 @@ class Assignment:
         that use them; itself when it has nothing to configure."""
         if not values or self.interface.configure is None:
             return self
-        changes = self.interface.configure(values)
-        return Assignment(self.game, self.variant, dataclasses.replace(self.interface, **changes))
+        return Assignment(self.game, self.variant, self.interface.configure(values))
 
     @property
     def name(self) -> str:

@@ -3,54 +3,42 @@ where a side whose last seed lands in its own store moves again."""
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 from autograder.games.kalah import plain, rules, view
 from autograder.games.kalah.opponents import OPPONENTS
 from autograder.games.kalah.probes import probe_positions
 from autograder.games.kalah.variants import VARIANTS
-from autograder.games.pack import Calls, Cells, GamePack, GameType, Turns
+from autograder.games.pack import Calls, Cells, GamePack, GameType, Student, Turns, game_py
 
 __all__ = ["PACK"]
 
-_HERE = Path(__file__).resolve().parent
+_STUDENT: Student[rules.Position, int, rules.Variant] = game_py(
+    Path(__file__).resolve().parent, lambda variant: "kalah", rules, {"S": "south", "N": "north"}
+)
 
 PACK: GamePack[rules.Position, int, rules.Variant] = GamePack(
     name="kalah",
     title="Kalah",
+    variants=VARIANTS,
+    sides=rules.PIECES,
     kind=GameType(
         shape=lambda variant: (2, variant.pits + 2), turns=Turns.EXTRA, cells=Cells.COUNT
     ),
-    variants=VARIANTS,
-    sides=rules.PIECES,
-    side_names={rules.SOUTH: "south", rules.NORTH: "north"},
-    phases=("play",),
     start=rules.start,
-    turn=lambda pos: pos.turn,
-    phase=lambda pos: "play",
     legal_moves=rules.legal_moves,
     play=rules.play,
     result=rules.result,
-    render=rules.render,
-    files=("game.py",),
-    read_move=rules.read_student_move,
-    format_problem=rules.format_problem,
-    student_move=lambda move: move,
-    state=rules.to_board,
-    driver=_HERE / "driver.py",
+    outcome=rules.outcome,
+    perft=plain.perft,
+    student=dataclasses.replace(_STUDENT, calls=Calls(own="sow")),
     probes=probe_positions,
-    random_position=rules.random_position,
     opponents=OPPONENTS,
-    rubric=_HERE / "rubric.toml",
-    starter=lambda variant: "starter/kalah/game.py",
-    solution=lambda variant: "solution/kalah/game.py",
+    move_name=lambda pit: f"pit {pit}",
     cells=view.cells,
     colours=view.COLOURS,
     marks=view.marks,
     clicks=view.clicks,
     goal="majority of seeds",
-    move_name=lambda pit: f"pit {pit}",
-    calls=Calls(own="sow"),
-    outcome=rules.outcome,
-    perft=plain.perft,
 )
