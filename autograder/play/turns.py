@@ -136,50 +136,49 @@ def _plain_ply(pack: GamePack[Any, Any, Any], side: str, pos: Any, move: Any, ra
     return Ply(side, plain, admit(repr(plain), "repr"), marks=move_marks(pack, pos, raw))
 
 
-class KitSeat(Generic[P, M]):
+class _Here(Generic[P, M]):
+    """A seat in this process: nothing to start, tell or stop."""
+
+    def __init__(self, pack: GamePack[P, M, Any], side: str) -> None:
+        self.pack, self.side = pack, side
+
+    def open(self) -> str | None:
+        return None
+
+    def tell(self, side: str, move: Any) -> None:
+        pass
+
+    def close(self) -> None:
+        pass
+
+
+class KitSeat(_Here[P, M]):
     """One of the kit's players (``choose``), run here with the grader's seeded generator."""
 
     def __init__(
         self, pack: GamePack[P, M, Any], side: str, choose: Opponent[P, M], rng: random.Random
     ) -> None:
-        self.pack, self.side, self.choose, self.rng = pack, side, choose, rng
-
-    def open(self) -> str | None:
-        return None
+        super().__init__(pack, side)
+        self.choose, self.rng = choose, rng
 
     def move(self, pos: P, plies: int) -> Answer[M]:
         move = self.choose(pos, self.rng)
         plain = self.pack.student_move(move)
         return Answer(move, _plain_ply(self.pack, self.side, pos, move, plain))
 
-    def tell(self, side: str, move: Any) -> None:
-        pass
 
-    def close(self) -> None:
-        pass
-
-
-class PersonSeat(Generic[P, M]):
+class PersonSeat(_Here[P, M]):
     """A person at the play page: ``given`` holds the move they made (already read by the
     rules) and the value their clicks made, until the engine plays it."""
 
     def __init__(self, pack: GamePack[P, M, Any], side: str) -> None:
-        self.pack, self.side = pack, side
+        super().__init__(pack, side)
         self.given: tuple[M, Any] | None = None
-
-    def open(self) -> str | None:
-        return None
 
     def move(self, pos: P, plies: int) -> Answer[M]:
         assert self.given is not None, "the person's move is given before the engine steps"
         (move, raw), self.given = self.given, None
         return Answer(move, _plain_ply(self.pack, self.side, pos, move, raw))
-
-    def tell(self, side: str, move: Any) -> None:
-        pass
-
-    def close(self) -> None:
-        pass
 
 
 class Engine(Generic[P, M]):

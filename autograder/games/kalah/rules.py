@@ -22,13 +22,19 @@ and the search can hash them. A move is the pit's index, an int.
 
 from __future__ import annotations
 
-import operator
 import random
 from dataclasses import dataclass, field
 from typing import Any
 
-from autograder.games import pack
-from autograder.games.pack import DRAW, Outcome, shown
+from autograder.games.pack import (
+    DRAW,
+    IllegalMoveError,
+    MalformedMoveError,
+    MoveError,
+    Outcome,
+    plain_int,
+    whole_number,
+)
 
 __all__ = [
     "SOUTH",
@@ -93,18 +99,6 @@ class Position:
         return (
             f"from_board({[list(r) for r in self.board]!r}, {self.turn!r}, {self.variant.name!r})"
         )
-
-
-class MoveError(pack.MoveError):
-    """A value make_move returned that is not a move here."""
-
-
-class MalformedMoveError(MoveError):
-    """Not a pit number at all (a list, a string, a bool...)."""
-
-
-class IllegalMoveError(MoveError):
-    """A pit number the rules forbid here: off the board, or empty."""
 
 
 def opponent(side: str) -> str:
@@ -207,15 +201,7 @@ def read_student_move(raw: Any, pos: Position) -> int:
     :raises IllegalMoveError: when the pit is off the board or empty.
     """
     pits = pos.variant.pits
-    if isinstance(raw, bool):
-        raise MalformedMoveError(f"make_move returned {raw!r}, a bool: return the pit, an int")
-    try:
-        pit = operator.index(raw)
-    except TypeError:
-        hint = " (return the pit alone, not a list)" if isinstance(raw, list | tuple) else ""
-        raise MalformedMoveError(
-            f"make_move should return a pit number, an int, got {shown(raw)}{hint}"
-        ) from None
+    pit = whole_number(raw, "make_move", "pit")
     if not 0 <= pit < pits:
         raise IllegalMoveError(f"pit {pit} is off the board (your pits are 0-{pits - 1})")
     if not pos.row(pos.turn)[pit]:
@@ -225,9 +211,7 @@ def read_student_move(raw: Any, pos: Position) -> int:
 
 def format_problem(raw: Any, pos: Position) -> str | None:
     """What keeps ``raw`` from the exact format, a plain ``int``; None when it has it."""
-    if type(raw) is not int:
-        return f"make_move should return a plain int, got {shown(raw)}"
-    return None
+    return plain_int(raw, "make_move")
 
 
 # ---- the course's board and text forms --------------------------------------------------------

@@ -7,10 +7,10 @@ bottom right; every pit and store shows its seeds as a number (``Cells.COUNT``).
 
 from __future__ import annotations
 
-import operator
 from typing import Any
 
 from autograder.games.kalah.rules import NORTH, PIECES, SOUTH, Position, sow
+from autograder.games.pack import index_or_none
 
 __all__ = ["COLOURS", "cells", "marks", "clicks"]
 
@@ -36,14 +36,9 @@ def cells(pos: Position) -> list[list[int | str]]:
 def marks(pos: Position, raw: Any) -> list[tuple[int, int, str]]:
     """The pit a returned value sows (``from``) and where its last seed lands (``to``); an
     empty pit of the side to move is ``bad``; nothing for a value that is no pit here."""
-    if isinstance(raw, bool):
-        return []
-    try:
-        pit = operator.index(raw)
-    except TypeError:
-        return []
+    pit = index_or_none(raw)
     me = PIECES.index(pos.turn)
-    if not 0 <= pit < pos.variant.pits:
+    if pit is None or not 0 <= pit < pos.variant.pits:
         return []
     if not pos.board[me][pit]:
         return [(*_cell(pos, me, pit), "bad")]
