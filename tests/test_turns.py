@@ -16,6 +16,7 @@ import pytest
 from autograder.games.pack import Assignment, Turns
 from autograder.play.budget import Budget
 from autograder.play.host import Reply, Status
+from autograder.play.match import Entrant, play_match
 from autograder.play.protocol import encode
 from autograder.play.records import Plan, Ply
 from autograder.play.referee import Referee
@@ -202,3 +203,18 @@ def test_the_sync_tells_each_ply_with_the_side_that_made_it_twice_in_a_row_too()
     assert plies[:2] == [["o", 0], ["o", 2]], "white filled an end cell, then moved again"
     assert syncs[0]["plies"] == [["o", 0], ["o", 2]]
     assert engine.ending is not None and seat.calls and all(c.move is not None for c in seat.calls)
+
+
+def test_a_tournament_game_starts_after_its_opening_told_to_both_players():
+    """``play_match``'s opening: the kit plays it first, every player is told it, and the
+    replay holds its plies."""
+    match = play_match(
+        Assignment(TOY, Variant()),
+        Plan(ply_cap=50),
+        Entrant("lowest", opponent=first_move),
+        Entrant("lowest too", opponent=first_move),
+        0,
+        opening=(5, 3),
+    )
+    assert [(p.side, p.move) for p in match.moves[:2]] == [("x", 5), ("o", 3)]
+    assert match.plies == len(match.moves) and match.winner is not None

@@ -10,6 +10,7 @@ reason says which and how.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -75,11 +76,13 @@ def play_match(
     second: Entrant,
     seed: int,
     layers: Protections | None = None,
+    opening: Sequence[Any] = (),
 ) -> Match:
     """``first`` against ``second`` from the start, ``first`` to move first, up to the
     rubric's ply cap (then a draw), played by the turn engine (``turns.py``). ``seed`` fixes
     the kit players' choices and both processes' seeds; ``layers`` the sandbox (default: what
-    this machine offers)."""
+    this machine offers); ``opening`` (the pack's moves, legal from the start) is played
+    first by the engine, as plies of the game every player is told."""
     pack = assignment.pack
     entrants = dict(zip(pack.sides, (first, second), strict=True))
     rng = random.Random(f"match:{seed}")
@@ -87,7 +90,7 @@ def play_match(
         side: _seat(entrant, side, assignment, plan, seed * 2 + index, rng, layers)
         for index, (side, entrant) in enumerate(entrants.items())
     }
-    engine = Engine(pack, seats, pack.start(assignment.variant), plan.ply_cap)
+    engine = Engine(pack, seats, pack.start(assignment.variant), plan.ply_cap, opening)
     ending = engine.run()
 
     def name(side: str) -> str:
