@@ -35,7 +35,7 @@ __all__ = [
 
 
 def _plays(interface: Interface[Any, Any, Any], variant: object) -> bool:
-    """Whether ``interface`` offers ``variant``: seed 003's sketch plays the 7×6 board only."""
+    """Whether ``interface`` offers ``variant``: the Processing sketch plays the 7×6 board only."""
     return interface.variants is None or getattr(variant, "name", None) in interface.variants
 
 

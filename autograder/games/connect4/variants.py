@@ -1,9 +1,9 @@
 """The boards the Connect Four pack knows by name, and any other ``connect4-<C>x<R>``.
 
-``connect4`` is the standard 7 columns by 6 rows; ``connect4-8x6`` a wider board (seed 004
-plays on any m×n); ``connect4-5x4`` and ``connect4-4x4`` are small enough to solve exactly,
-for tests and perfect play. A name ``connect4-<columns>x<rows>`` (4 to 10 each) is a board of
-that size too.
+``connect4`` is the standard 7 columns by 6 rows; ``connect4-8x6`` a wider board (the
+notebook course plays on any m×n); ``connect4-5x4`` and ``connect4-4x4`` are small enough to
+solve exactly, for tests and perfect play. A name ``connect4-<columns>x<rows>`` (4 to 10
+each) is a board of that size too.
 """
 
 from __future__ import annotations
