@@ -1093,8 +1093,8 @@ ATTACKS: dict[str, Attack] = {
     "answers-before-the-request": Attack(
         "time",
         patched(prelude=_THROUGH_A_SIGNAL + _ANSWERS_EARLY),
-        ZERO,  # each reply sent twice: the second is waiting on the channel before a request
-        "the grader's channel received a reply to another request (a forged or stray message)",
+        ZERO,  # each reply sent twice: the second is a stray reply, or waits before a request
+        "the submission wrote into the grader's private pipe",
     ),
     "steals-cpu-with-busy-processes": Attack(
         "time",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import signal
 import subprocess
 import textwrap
@@ -359,7 +360,7 @@ return [(0, 0)]
         reply = _constructed(proc).request({"op": "move"}, 2, "make_move")
     assert reply.ok, reply.detail
     assert "game.py:make_move thinking 1" in reply.printed
-    assert "caller: move True" in reply.printed
+    assert re.search(r"caller: \w+ True", reply.printed), reply.printed
 
 
 _REACHES_FOR_THE_SHARED_DRIVER = """

@@ -88,8 +88,10 @@ def _exact(assignment: Assignment) -> Callable[[Any], str | None] | None:
 
 def _shape(assignment: Assignment, pos: Any) -> str:
     """The position up to a mirror image (left to right), and whose turn it is."""
-    rows = assignment.pack.cells(pos)
-    return min("/".join(rows), "/".join(row[::-1] for row in rows)) + assignment.pack.turn(pos)
+    rows = [[str(cell) for cell in row] for row in assignment.pack.cells(pos)]
+    forward = "/".join(",".join(row) for row in rows)
+    mirrored = "/".join(",".join(row[::-1]) for row in rows)
+    return min(forward, mirrored) + assignment.pack.turn(pos)
 
 
 def _candidates(assignment: Assignment, plies: int, rng: random.Random) -> list[tuple[Any, ...]]:

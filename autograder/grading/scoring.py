@@ -7,7 +7,7 @@ what ``make_move`` returned and what was wrong with it.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 
 from autograder.games.pack import move_marks
@@ -53,7 +53,7 @@ class Evidence:
     board: str = ""  # the position before the move, drawn as the course's print_board does
     returned: str = ""  # what make_move returned
     returned_by: str = "make_move"  # the student's function that returned it
-    rows: tuple[str, ...] = ()  # the same position as the pack's grid, for the HTML board
+    rows: tuple[Sequence[str | int], ...] = ()  # the same position as the pack's grid, drawn
     marks: tuple[tuple[int, int, str], ...] = ()  # the offending move's squares on it
 
 

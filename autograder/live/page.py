@@ -44,8 +44,9 @@ function draw(s){
   board.querySelectorAll(".cell").forEach(cell=>cell.addEventListener("click",()=>
     post("/click",{row:+cell.dataset.row,col:+cell.dataset.col})));
   $("view").replaceChildren(board);
-  const ending=s.over?"game over: "+s.over:"", told=!!ending&&s.message.startsWith(ending);
-  $("message").textContent=told?"":s.message; $("over").textContent=told?s.message:ending;
+  const told=!!s.over&&s.message.startsWith("game over");
+  $("message").textContent=told?"":s.message;
+  $("over").textContent=s.over?(told?s.message:"game over: "+s.over):"";
   $("who").textContent=s.mode==="play"?`the AI plays ${s.ai}; you play the other side`
     :`watching: the AI plays ${s.ai}`;
   $("step").disabled=s.mode!=="watch"||!!s.over; $("auto").disabled=$("step").disabled;
