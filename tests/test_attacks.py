@@ -15,8 +15,10 @@ from __future__ import annotations
 
 import contextlib
 import csv
+import html
 import json
 import os
+import re
 import shutil
 import socket
 import statistics
@@ -862,15 +864,130 @@ def test_a_file_name_never_takes_a_classmates_grade(name: str, arena: Arena) -> 
         roster = folder.parent / f"{name}-roster.csv"
         roster.write_text(attack.roster)
         args += ["--roster", str(roster)]
+    if attack.similarity:
+        args.append("--similarity")
     run = _autograder(args, timeout=600)
     assert run.returncode == 0, run.stderr
     rows = _rows(out)
     assert {s: float(r["score"]) for s, r in rows.items()} == attack.rows
     assert {s: r["source"] for s, r in rows.items()} == attack.graded
     summary = (out / "summary.md").read_text()
-    assert f"- {attack.warning}" in summary
-    assert attack.warning in run.stderr
+    if attack.warning is not None:
+        assert f"- {attack.warning}" in summary
+        assert attack.warning in run.stderr
+    written = [p for p in out.rglob("*") if p.is_file()]
+    for text in attack.never:
+        assert text not in run.stderr, f"{text!r} reached the terminal"
+        assert not [p for p in written if text in p.read_text(errors="replace")], text
+    _no_live_formula([p for p in written if p.suffix == ".csv"])
+    if attack.similarity:
+        index = (out / "similarity" / "similarity.html").read_text()
+        pages = re.findall(r'href="(pairs/[^"]+)"', index)
+        assert pages, "no flagged pair"
+        assert all((out / "similarity" / html.unescape(page)).is_file() for page in pages)
     if attack.imported is not None:
         with (out / "canvas_import.csv").open() as handle:
             imported = {r["SIS Login ID"]: r["HW8 (1001)"] for r in csv.DictReader(handle)}
         assert {k: v for k, v in imported.items() if k} == attack.imported
+
+
+def _no_live_formula(sheets: list[Path]) -> None:
+    """No cell of ``sheets`` starts a spreadsheet formula (a number such as -10 is no formula)."""
+    assert sheets, "no CSV written"
+    for sheet in sheets:
+        with sheet.open(newline="") as handle:
+            for row in csv.reader(handle):
+                for cell in row:
+                    live = cell[:1] in ("=", "+", "-", "@") and not _is_number(cell)
+                    assert not live, f"{sheet.name}: {cell!r}"
+
+
+def _is_number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
+_SECRET = "INSTRUCTOR_ONLY = 'the key to problem 4 is C3'\n"
+
+
+def _outputs(run: Run, *folders: Path) -> str:
+    """What a command showed and wrote: its terminal text and every file in ``folders``."""
+    written = [p for f in folders if f.is_dir() for p in f.rglob("*") if p.is_file()]
+    return "\n".join([run.stdout, run.stderr, *(p.read_text(errors="replace") for p in written)])
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(900)
+def test_a_link_in_a_submission_is_refused_by_every_command(arena: Arena) -> None:
+    """A student's folder holding a link to a file of the instructor's (a GitHub Classroom
+    repository can hold one): check, grade, tournament and similarity each refuse it in one
+    sentence and show nothing of the file it points at."""
+    base = arena.base / "linked"
+    secret = base / "instructor" / "answers.py"
+    secret.parent.mkdir(parents=True)
+    secret.write_text(_SECRET + HONEST)
+    folder = base / "class"
+    (folder / "alice").mkdir(parents=True)
+    (folder / "alice" / "game.py").write_text(HONEST)
+    (folder / "mallory").mkdir()
+    (folder / "mallory" / "game.py").write_text(HONEST)
+    (folder / "mallory" / "helper.py").symlink_to(secret)
+    refused = "holds the symbolic link 'mallory/helper.py'; submit the file itself"
+    rubric = ["--rubric", str(arena.rubric)]
+    check = _autograder(["check", str(folder / "mallory"), "-a", "teeko", *rubric])
+    assert check.returncode == 2 and refused in check.stderr, check.stderr
+    assert "INSTRUCTOR_ONLY" not in _outputs(check)
+    runs = {
+        "grade": ["grade", str(folder), "-a", "teeko", "--jobs", "2", *rubric],
+        "tournament": ["tournament", str(folder), "-a", "teeko", "--with", "random", *rubric],
+        "similarity": ["similarity", str(folder), "-a", "teeko"],
+    }
+    for command, args in runs.items():
+        out = base / command
+        run = _autograder([*args, "--out", str(out)], timeout=600)
+        assert run.returncode == 0, (command, run.stderr)
+        shown = html.unescape(_outputs(run, out))  # the web pages as read
+        assert "INSTRUCTOR_ONLY" not in shown and "problem 4" not in shown, command
+        assert refused in shown, (command, run.stderr)
+    assert _rows(base / "grade")["mallory"]["score"] == "0"
+    assert _rows(base / "grade")["alice"]["score"] == "100"
+
+
+def _chain_notebook(functions: int) -> bytes:
+    """A notebook of a chain of functions, each calling the one before, the first calling
+    input(), and a last cell that calls the end of the chain."""
+    lines = ["def f0():\n    return input()\n"]
+    lines += [f"def f{n}():\n    return f{n - 1}()\n" for n in range(1, functions)]
+    cells = ["".join(lines[k : k + 100]) for k in range(0, functions, 100)]
+    cells.append(f"f{functions - 1}()\n")
+    book = {
+        "cells": [{"cell_type": "code", "metadata": {}, "source": c, "outputs": []} for c in cells],
+        "metadata": {},
+        "nbformat": 4,
+        "nbformat_minor": 5,
+    }
+    return json.dumps(book).encode()
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(300)  # the reader once took 395 s on such a notebook before any grading
+def test_a_huge_chain_of_functions_in_a_notebook_is_read_in_linear_time(arena: Arena) -> None:
+    """A 1.1 MB notebook whose last cell calls the end of a chain of 30,000 functions ending
+    in input(), as a notebook and as a script export: each is refused in one sentence (more
+    code than a homework's), in a fraction of a second of the grader's CPU."""
+    base = arena.base / "chain"
+    base.mkdir()
+    notebook = base / "homework.ipynb"
+    notebook.write_bytes(_chain_notebook(30_000))
+    assert notebook.stat().st_size > 1_000_000
+    cells = json.loads(notebook.read_bytes())["cells"]
+    export = base / "homework.py"
+    export.write_text("".join(f"# In[{n}]:\n\n{c['source']}\n\n" for n, c in enumerate(cells)))
+    for path in (notebook, export):
+        run = _autograder(["check", str(path), "-a", "connect4-notebook"], timeout=240)
+        assert run.returncode == 2, run.stderr
+        assert "KB of code; the grader reads at most 512 KB of code" in run.stderr, run.stderr
+        assert len(run.stderr.strip().splitlines()) == 1 and "Traceback" not in run.stderr
