@@ -56,7 +56,9 @@ Runner = Callable[[Job, Grading], Future[Record | Later]]
 
 
 def student_seed(batch_seed: int, student: str) -> int:
-    """The seed for one student: fixed by the batch seed and the student id, nothing else."""
+    """The seed for one student: fixed by the batch seed and the name their row is shown by
+    (the roster's login with a roster), nothing else, so a class graded with its roster keeps
+    the grades it always had."""
     digest = hashlib.sha256(f"{batch_seed}:{student}".encode()).digest()
     return int.from_bytes(digest[:4], "big")
 
@@ -95,7 +97,7 @@ def grade_one(
             staged.submission,
             assignment,
             rubric,
-            student_seed(grading.seed, job.entry.key),
+            student_seed(grading.seed, job.entry.student),
             spawn=spawn,
             deadline=job.began + rubric.submission_seconds,
             extras=rubric.extras if needs_extras(rubric.leaderboard) else None,
