@@ -45,10 +45,41 @@ def _until(what: str, ok: Callable[[], bool], deadline: float) -> None:
         time.sleep(0.2)
 
 
+def _kitless_worker(file: Path, folder: Path) -> subprocess.Popen[bytes]:
+    """A worker of this Python's Dask that cannot import the kit: site-packages on its path
+    but not their ``.pth`` files (``-S``), which is where an editable install puts the kit."""
+    packages = next(p for p in sys.path if p.endswith("site-packages"))
+    with (folder / "worker-nokit.log").open("wb") as out:
+        return subprocess.Popen(
+            [
+                sys.executable,
+                "-S",
+                "-m",
+                "distributed.cli.dask_worker",
+                "--scheduler-file",
+                str(file),
+                "--nthreads",
+                "1",
+                "--no-nanny",
+                "--no-dashboard",
+                "--name",
+                "w-nokit",
+            ],  # fmt: skip
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            cwd=folder,
+            env={**os.environ, "PYTHONPATH": packages},
+            start_new_session=True,
+        )
+
+
 @contextlib.contextmanager
-def cluster(folder: Path) -> Iterator[tuple[str, list[subprocess.Popen[bytes]]]]:
+def cluster(
+    folder: Path, *, kitless: bool = False
+) -> Iterator[tuple[str, list[subprocess.Popen[bytes]]]]:
     """A scheduler and two single-threaded workers (no nanny: killing one kills it) on
-    127.0.0.1; the scheduler's address and the workers. Every process is ended on the way out."""
+    127.0.0.1, with ``kitless`` a third that cannot import the kit; the scheduler's address
+    and the workers. Every process is ended on the way out."""
     from distributed import Client
 
     started: list[subprocess.Popen[bytes]] = []
@@ -69,8 +100,10 @@ def cluster(folder: Path) -> Iterator[tuple[str, list[subprocess.Popen[bytes]]]]
             for i in (1, 2)
         ]  # fmt: skip
         started += workers
+        if kitless:
+            started.append(_kitless_worker(file, folder))
         with Client(scheduler_file=str(file), timeout="30s") as client:
-            client.wait_for_workers(2, timeout=STARTUP)
+            client.wait_for_workers(3 if kitless else 2, timeout=STARTUP)
             address = client.scheduler.address
         yield address, workers
     finally:
@@ -138,18 +171,32 @@ def test_a_tournament_on_a_cluster_survives_a_killed_worker_and_equals_a_local_r
 @pytest.mark.slow
 @pytest.mark.timeout(900)
 def test_grades_on_a_cluster_equal_a_local_runs(tmp_path, run_cli):
+    """A worker that cannot import the kit is said once and given no work; the others grade
+    the class to a local run's grades (rows keyed by Canvas user id: no roster here). A
+    student's link to a file of the instructor's is refused as locally: nothing of the file
+    reaches a worker or a report."""
     students = _class(tmp_path / "class")
+    secret = tmp_path / "answers.py"
+    secret.write_text("INSTRUCTOR_ONLY = 'the key to problem 4 is C3'\n")
+    (students / "mallory").mkdir()
+    (students / "mallory" / "game.py").write_text("from helper import *\n")
+    (students / "mallory" / "helper.py").symlink_to(secret)
     args = ["grade", str(students), "-a", "teeko2"]
     local = run_cli(*args, "--out", str(tmp_path / "local"), "--jobs", "2")
     assert local.returncode == 0, local.stderr
-    with cluster(tmp_path) as (address, _):
+    with cluster(tmp_path, kitless=True) as (address, _):
         remote = run_cli(*args, "--out", str(tmp_path / "dask"), "--cluster", address)
     assert remote.returncode == 0, remote.stderr
+    assert remote.stderr.count("cannot import the kit") == 1, remote.stderr
+    assert "Traceback" not in remote.stderr
     grades = (tmp_path / "dask" / "grades.csv").read_text()
     assert grades == (tmp_path / "local" / "grades.csv").read_text()
-    assert "lnguyen,50," in grades and "aschmidt,90," in grades
-    feedback = tmp_path / "dask" / "students" / "aschmidt" / "feedback.html"
+    assert "\n10002,50," in grades and "\n10005,90," in grades  # the starter, the simple player
+    feedback = tmp_path / "dask" / "students" / "10005" / "feedback.html"
     assert "Score: 90/100" in feedback.read_text()
+    assert "\nmallory,0," in grades and "holds the symbolic link" in grades
+    written = [p for p in (tmp_path / "dask").rglob("*") if p.is_file()]
+    assert not [p for p in written if "INSTRUCTOR_ONLY" in p.read_text(errors="replace")]
 
 
 @pytest.mark.slow

@@ -206,13 +206,16 @@ def write_canvas_import(
     roster: Path | Roster,
     out: Path,
     assignment_column: str | None = None,
+    incomplete: str | None = None,
 ) -> list[str]:
     """Write ``out``: the Canvas gradebook ``roster`` with each graded student's score filled in.
 
     ``out`` keeps the rows of ``roster`` in order (the "Points Possible" row as it is) and the
     columns Student, ID, SIS User ID, SIS Login ID, Section and the assignment column (see
-    :func:`read_roster`); records are matched as :func:`match_roster` says. Returns one
-    sentence per problem.
+    :func:`read_roster`); records are matched as :func:`match_roster` says. A run that did not
+    grade everyone ends it with a row saying so (``incomplete``, "incomplete: N of M students
+    graded"), which Canvas's import shows as a row it cannot match. Returns one sentence per
+    problem.
 
     :raises GraderError: when ``roster`` is a path to an unusable roster.
     """
@@ -231,5 +234,7 @@ def write_canvas_import(
         elif index in students:
             values[-1] = ""
         rows.append(values)
+    if incomplete is not None:  # a row of no student's: Canvas's import shows it, unmatched
+        rows.append([incomplete, *[""] * (len(keep) - 1)])
     write_atomic(out, csv_text(rows))
     return found.problems

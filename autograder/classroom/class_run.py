@@ -16,6 +16,7 @@ from autograder.classroom.canvas import Roster, read_roster, roster_logins
 from autograder.classroom.cluster import Cluster
 from autograder.classroom.fingerprint import kit_version
 from autograder.classroom.handin import HandIn, Homework, take_in
+from autograder.classroom.outputs import writable_folder
 from autograder.errors import GraderError
 from autograder.files import write_atomic
 from autograder.games import find_assignment
@@ -176,6 +177,11 @@ def open_cluster(address: str | None, listener: Listener) -> Iterator[Cluster | 
         workers = cluster.workers()
         for worker, layers in sorted(workers.items()):
             listener.say(f"worker {worker} on {layers}")
+        for worker, why in sorted(cluster.broken.items()):
+            listener.warn(
+                f"warning: worker {worker} {why}; it gets no work, the others go on (install the "
+                "kit on its machine to use it)"
+            )
         if len({layers.partition(": ")[2] for layers in workers.values()}) > 1:
             listener.say(
                 "warning: the workers' sandboxes differ (above): a limit may bite unevenly"
@@ -214,11 +220,12 @@ class Setup:
 
 def set_up(request: ClassRun, check: Callable[[], None] = lambda: None) -> Setup:
     """The request's assignment, rubric, jobs and roster; ``check`` checks the command's own
-    settings once the homework is known.
+    settings once the homework is known; the output folder is checked before any work.
 
     :raises GraderError: for the first bad setting."""
     assignment, rubric = loaded(request.assignment, request.rubric)
     check()
+    writable_folder(request.out)
     return Setup(assignment, rubric, job_count(request.jobs), roster_at(request.roster))
 
 

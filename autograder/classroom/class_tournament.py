@@ -5,7 +5,7 @@ the leaderboard and replay pages written. Changes no grade.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -158,6 +158,26 @@ def _roster_names(
     return [replace(p, name=names.get(p.id, p.name)) for p in players]
 
 
+_GAMES_NAMED = 5  # games named in a line about games played without a sandbox layer
+
+
+def _without_layers(games: Sequence[Mapping[str, Any]]) -> list[str]:
+    """One warning per set of sandbox layers some games were played without, naming them."""
+    by_layers: dict[tuple[str, ...], list[str]] = {}
+    for game in games:
+        missing = tuple(game.get("missing_layers") or ())
+        if missing:
+            by_layers.setdefault(missing, []).append(str(game["id"]))
+    lines = []
+    for missing, ids in sorted(by_layers.items()):
+        more = f" and {len(ids) - _GAMES_NAMED} more" if len(ids) > _GAMES_NAMED else ""
+        lines.append(
+            f"warning: {len(ids)} games were played without {', '.join(missing)} "
+            f"({', '.join(ids[:_GAMES_NAMED])}{more}); see docs/sandbox.md"
+        )
+    return lines
+
+
 def _write_tournament(
     table: Sequence[Standing],
     result: TournamentResult,
@@ -180,11 +200,18 @@ def _write_tournament(
         ["--with", request.kit] if request.kit else [],
         ["--rubric", request.rubric] if request.rubric else [],
     )
+    incomplete = result.incomplete
     lines = [
+        *(
+            [f"{incomplete}: the table rates only these; run the same command again"]
+            if incomplete
+            else []
+        ),
         f"{len(players)} players, {len(games)} games, {form}, seed {request.seed}; "
         f"rating: {RATING}",
         "An illegal move, a crash, a timeout or a broken protocol loses that game (a forfeit).",
         *(f"played on {machine}: {layers}" for machine, layers in workers),
+        *_without_layers(games),
         *(f"did not play: {why}" for why in left_out),
         f"made by: {command}",
     ]
@@ -194,11 +221,12 @@ def _write_tournament(
         "rounds": request.rounds if request.swiss else None,
         "seed": request.seed,
         "games": len(games),
+        "incomplete": incomplete,  # None when every game of the schedule was played
         "workers": [{"machine": m, "layers": layers} for m, layers in workers],
         "left_out": list(left_out),  # inputs and students that did not play, and why
     }
     written = [out / "leaderboard.csv", out / "leaderboard.json", out / "leaderboard.html"]
-    write_output(written[0], leaderboard_csv(table))
+    write_output(written[0], leaderboard_csv(table, incomplete))
     write_output(written[1], leaderboard_json(table, games, about))
     write_output(written[2], leaderboard_html(title, table, games, lines))
     colours = dict(assignment.pack.colours)

@@ -4,7 +4,9 @@ A game or a student is one Dask task. What it needs travels with it as bytes (a 
 cluster shares no disk with the instructor's), it runs in the worker's own sandbox, and what
 it made comes back to this process, which writes the outputs exactly as a local run does. A
 task lost with its worker is run again on another (Dask's scheduler does that); one that
-raised is retried once. Each worker says which sandbox layers it has, for the instructor to see.
+raised is retried once. Each worker says which sandbox layers it has, for the instructor to see;
+one that cannot import the kit is said once and given no work, and the run goes on with the
+others.
 """
 
 from __future__ import annotations
@@ -71,12 +73,34 @@ class Cluster:
                 f"--cluster: no worker joined the scheduler at {address} within "
                 f"{_WAIT_FOR_WORKERS:g} s; start some with `dask worker {address} --nthreads 1`"
             ) from None
-        self.executor = self.client.get_executor(pure=False, retries=1)
+        self.layers, self.broken = self._survey()
+        if not self.layers:
+            self.client.close()
+            raise GraderError(
+                f"--cluster: no worker at {address} can run the kit ("
+                + "; ".join(f"{worker}: {why}" for worker, why in sorted(self.broken.items()))
+                + "); install it on each worker's machine: pip install teeko-autograder"
+            )
+        # Only the workers that answered as the kit get work: one without it never fails a task.
+        self.executor = self.client.get_executor(
+            pure=False, retries=1, workers=sorted(self.layers), allow_other_workers=False
+        )
+
+    def _survey(self) -> tuple[dict[str, str], dict[str, str]]:
+        """Each worker's address -> its machine and sandbox layers, and each worker that
+        cannot import the kit -> why (one sentence)."""
+        found: dict[str, Any] = self.client.run(_layers, on_error="return")
+        layers = {worker: got for worker, got in found.items() if isinstance(got, str)}
+        broken = {
+            worker: f"cannot import the kit ({type(got).__name__}: {got})"
+            for worker, got in found.items()
+            if not isinstance(got, str)
+        }
+        return layers, broken
 
     def workers(self) -> dict[str, str]:
-        """Each worker's address -> its machine and sandbox layers."""
-        found: dict[str, str] = self.client.run(_layers)
-        return found
+        """Each worker's address -> its machine and sandbox layers (those that run the kit)."""
+        return dict(self.layers)
 
     @property
     def threads(self) -> int:

@@ -98,6 +98,9 @@ def grade_class(request: ClassRequest, listener: Listener) -> ClassGrades:
             listener.warn(unfenced)
         result = _run_batch(collection.entries, grading, request, jobs, listener, cluster)
     identity = [f"identity: {warning}" for warning in collection.warnings]
+    if result.interrupted or result.write_failed:
+        graded, total = len(result.records), len(collection.entries)
+        warnings.insert(0, f"incomplete: {graded} of {total} students graded")
     return _finish(result, grading, request, setup.roster, warnings, identity, listener)
 
 
@@ -254,6 +257,7 @@ def _write_outputs(
         *write_summary(records, out, rubric.title, rubric=rubric, notes=notes),
     ]
     if roster is not None:
-        write_canvas_import(records, roster, out / "canvas_import.csv")
+        incomplete = next((n for n in notes if n.startswith("incomplete: ")), None)
+        write_canvas_import(records, roster, out / "canvas_import.csv", incomplete=incomplete)
         written.append(out / "canvas_import.csv")
     return written

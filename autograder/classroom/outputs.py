@@ -16,7 +16,15 @@ from autograder.files import write_atomic
 from autograder.grading.scoring import CRITERIA, OPTIONAL
 from autograder.play.untrusted import admit, csv_text
 
-__all__ = ["OUTPUT_FILES", "STUDENT_BYTES", "GRADES_COLUMNS", "check_output", "write_grades_csv"]
+__all__ = [
+    "OUTPUT_FILES",
+    "STUDENT_BYTES",
+    "GRADES_COLUMNS",
+    "writable_folder",
+    "writable_file",
+    "check_output",
+    "write_grades_csv",
+]
 
 # What a run writes at the top of its output folder (canvas_import.csv only with a roster).
 OUTPUT_FILES = ("grades.csv", "summary.md", "summary.html", "histogram.svg", "canvas_import.csv")
@@ -42,15 +50,52 @@ GRADES_COLUMNS = (
 )
 
 
+def writable_folder(out: Path, option: str = "--out") -> None:
+    """Refuse, before any work, an output folder the run could not write into: a file, or a
+    folder (or, when it is missing, the folder it would be made in) the grader may not write
+    in. Nothing is left behind: a bad input found later still writes nothing.
+
+    :raises GraderError: one sentence naming the folder and what to do."""
+    there = next((p for p in (out, *out.parents) if p.exists()), Path.cwd())
+    if not there.is_dir():
+        raise GraderError(
+            f"{option} {out} is a file, not a folder; name a folder (made if missing)"
+            if there == out
+            else f"{option} {out}: {there} is a file, not a folder; name a folder"
+        )
+    _probe(there, out, option)
+
+
+def _probe(folder: Path, shown: Path, option: str) -> None:
+    """Refuse ``folder`` (named ``shown``) when a file cannot be made in it: the one test that
+    holds as root, on a read-only mount, on a full disk."""
+    try:
+        tempfile.TemporaryFile(dir=folder).close()
+    except OSError as err:
+        raise GraderError(
+            f"cannot write into {shown}: {err.strerror or err}; choose another {option} or make "
+            "it writable"
+        ) from None
+
+
+def writable_file(path: Path, option: str) -> None:
+    """Refuse, before any work, a file the run could not write at the end: a folder there, or
+    a folder to hold it that cannot be made or written in.
+
+    :raises GraderError: one sentence naming the file (the ``option`` that gave it)."""
+    if path.is_dir():
+        raise GraderError(f"{option} {path} is a folder; name a file to write")
+    writable_folder(path.parent, option)
+
+
 def check_output(out: Path, students: int) -> None:
     """Refuse, before any grading, an output folder the batch could not fill: a file where a
     folder goes (or a folder where a file goes), a folder it cannot write, or a disk without
-    room for ``students`` students' reports.
+    room for ``students`` students' reports. The folder is made.
 
     :raises GraderError: one sentence naming the folder and what to do.
     """
-    if out.exists() and not out.is_dir():
-        raise GraderError(f"--out {out} is a file, not a folder; name a folder (made if missing)")
+    writable_folder(out)
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as err:
@@ -63,16 +108,8 @@ def check_output(out: Path, students: int) -> None:
             raise GraderError(
                 f"{path} is a {found} where the grader writes a {wanted}; move it out of {out}"
             )
-    for folder in folders:
-        if not folder.is_dir():
-            continue
-        try:
-            tempfile.TemporaryFile(dir=folder).close()
-        except OSError as err:
-            raise GraderError(
-                f"cannot write into {folder}: {err.strerror or err}; choose another --out or "
-                "make it writable"
-            ) from None
+    if folders[1].is_dir():  # the output folder itself was probed above
+        _probe(folders[1], folders[1], "--out")
     try:
         free = shutil.disk_usage(out).free
     except OSError:

@@ -18,6 +18,7 @@ from pathlib import Path
 from autograder.classroom.class_run import ClassInputs, Listener, loaded
 from autograder.classroom.handin import HandIn, Homework, raw_folder, take_in
 from autograder.classroom.notebook import code_cells
+from autograder.classroom.outputs import writable_folder
 from autograder.classroom.reading import Budget, copy_tree, is_junk, read_file
 from autograder.classroom.records import Entry
 from autograder.errors import GraderError
@@ -75,6 +76,7 @@ def class_similarity(request: SimilarityRequest, listener: Listener) -> list[Pat
     threshold = request.threshold
     if not 0 < threshold <= 1:
         raise GraderError(f"--threshold must be a share between 0 and 1, got {threshold}")
+    writable_folder(request.out)
     own = [Path(p) for p in request.ignore]
     ignore = [
         *kit_boilerplate(assignment, starter=request.starter, answer_key=request.answer_key),

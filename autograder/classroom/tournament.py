@@ -125,6 +125,14 @@ class TournamentResult:
     interrupted: bool
     workers: tuple[tuple[str, str], ...] = ()  # (machine, its sandbox layers) that played
     failed: tuple[str, ...] = ()  # games the grader could not play, one sentence each
+    scheduled: int = 0  # games the whole schedule holds (Swiss rounds not paired yet counted)
+
+    @property
+    def incomplete(self) -> str | None:
+        """``"incomplete: N of M games played"`` when the schedule was not played through."""
+        if len(self.games) >= self.scheduled:
+            return None
+        return f"incomplete: {len(self.games)} of {self.scheduled} games played"
 
 
 # ---- who plays ----------------------------------------------------------------------------------
@@ -355,6 +363,7 @@ def play_game(task: GameTask) -> dict[str, Any]:
         "wall_seconds": round(time.monotonic() - began, 3),
         "machine": platform.node(),
         "layers": available().describe(),
+        "missing_layers": list(available().missing()),  # what this machine played it without
         "fingerprint": fingerprint(task),
         "frames": frames,
         "moves": moves,
@@ -404,7 +413,7 @@ def run_tournament(
     by_id = {p.id: p for p in players}
     ids = sorted(by_id)
     games: list[dict[str, Any]] = []
-    played, spent, interrupted = 0, 0.0, False
+    played, spent, interrupted, scheduled = 0, 0.0, False, 0
     failed: list[str] = []
     machines: dict[str, str] = {}
     rounds = range(1, swiss_rounds + 1) if swiss_rounds else range(1, 2)
@@ -427,6 +436,7 @@ def run_tournament(
             )
             for p in schedule
         ]
+        scheduled = len(games) + len(tasks) * (len(rounds) - rounds.index(number))
         done = {t.pairing.id: g for t in tasks if (g := saved_game(out, t)) is not None}
         missing = [t for t in tasks if t.pairing.id not in done]
         began = time.monotonic()
@@ -457,8 +467,9 @@ def run_tournament(
         games += [done[t.pairing.id] for t in tasks if t.pairing.id in done]
         if interrupted or failed:
             break  # a Swiss round is paired from the whole round before
+    workers = tuple(sorted(machines.items()))
     return TournamentResult(
-        tuple(games), played, spent, interrupted, tuple(sorted(machines.items())), tuple(failed)
+        tuple(games), played, spent, interrupted, workers, tuple(failed), scheduled
     )
 
 

@@ -9,6 +9,7 @@ from typing import Any
 
 from autograder.classroom.check import CheckRequest, check_submission
 from autograder.classroom.class_run import Listener, write_output
+from autograder.classroom.outputs import writable_file
 from autograder.cli.options import request, submission_command
 from autograder.grading.html import feedback_html
 from autograder.grading.report import Feedback, markdown, results_json_text, terminal
@@ -16,7 +17,13 @@ from autograder.grading.report import Feedback, markdown, results_json_text, ter
 __all__ = ["add_check"]
 
 
+_FILES = (("--json", "json"), ("--markdown", "markdown"), ("--html", "html"))
+
+
 def _check(args: argparse.Namespace) -> int:
+    for option, name in _FILES:  # before any grading: a bad path fails at once
+        if getattr(args, name):
+            writable_file(Path(getattr(args, name)), option)
     said = Listener(lambda text: print(text, file=sys.stderr))
     checked = check_submission(request(CheckRequest, args), said)
     graded = checked.graded

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import argparse
 import inspect
+import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -130,8 +131,33 @@ def say(err: Console, text: str) -> None:
     err.print(text, markup=False, soft_wrap=True)
 
 
+_EVERY = {"playing": 10}  # outside a terminal, a line per this many done (else per one)
+
+
+def progress_lines(err: Console) -> Callable[[str], AbstractContextManager[Update]]:
+    """Progress outside a terminal (a log, CI, ``nohup``), where a bar shows nothing until the
+    end: a line per student graded (per ten games played) with the count and the time left."""
+
+    @contextmanager
+    def track(what: str) -> Iterator[Update]:
+        began, every = time.monotonic(), _EVERY.get(what, 1)
+
+        def update(done: int, total: int, text: str) -> None:
+            if done % every and done != total:
+                return
+            spent = time.monotonic() - began
+            left = spent / done * (total - done) if done else 0.0
+            time_left = f"{left:.0f} s" if left < 90 else f"{left / 60:.0f} min"
+            say(err, f"{what}: {done} of {total}, about {time_left} left; {text}")
+
+        yield update
+
+    return track
+
+
 def terminal_listener() -> Listener:
-    """A listener on stderr: lines, the alarm in bold red, and a progress bar."""
+    """A listener on stderr: lines, the alarm in bold red, and a progress bar on a terminal
+    (lines elsewhere: :func:`progress_lines`)."""
     err = Console(stderr=True, highlight=False)
     columns = (
         TextColumn("{task.description}"),
@@ -154,4 +180,5 @@ def terminal_listener() -> Listener:
     def alarm(text: str) -> None:
         err.print(text, style="bold red", markup=False, highlight=False, soft_wrap=True)
 
-    return Listener(lambda text: say(err, text), alarm, track)
+    shown = track if err.is_terminal else progress_lines(err)
+    return Listener(lambda text: say(err, text), alarm, shown)

@@ -39,7 +39,8 @@ def _tournament(args: argparse.Namespace) -> int:
         f"second; {len(result.games) - result.played} were saved already"
     )
     if result.interrupted or result.failed:
-        listener.say("not every game was played: run the same command again to play the rest")
+        incomplete = result.incomplete or "not every game was played"
+        listener.say(f"{incomplete}: run the same command again to play the rest")
         return 130 if result.interrupted else 2
     return 0
 

@@ -221,13 +221,16 @@ _COLUMNS = (
 )
 
 
-def leaderboard_csv(table: Sequence[Standing]) -> str:
-    """``leaderboard.csv``: one row per player, best first (a points column where bands are)."""
+def leaderboard_csv(table: Sequence[Standing], incomplete: str | None = None) -> str:
+    """``leaderboard.csv``: one row per player, best first (a points column where bands are);
+    a table of a schedule not played through ends with a row saying so (``incomplete``)."""
     columns = [*_COLUMNS, "points"] if band_points(table) else list(_COLUMNS)
     rows: list[list[Any]] = [columns]
     for s in table:
         row = {**asdict(s), "games": s.games, "could_be": s.could_be, "group": s.group}
         rows.append([f"{row[c]:g}" if isinstance(row[c], float) else row[c] for c in columns])
+    if incomplete is not None:
+        rows.append([incomplete])
     return csv_text(rows)
 
 
