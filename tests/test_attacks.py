@@ -34,6 +34,7 @@ from typing import Any
 
 import pytest
 
+from autograder.classroom.student_folder import student_dir
 from autograder.play import fence
 from autograder.play.launch import PACKAGES
 from autograder.play.sandbox import INSTALL_BWRAP, available
@@ -544,13 +545,17 @@ def _write_class(folder: Path, ctx: Context, names: list[str]) -> None:
         target.write_bytes(attack.content(ctx))
 
 
-def _row(name: str) -> str:
-    """The row the batch gives the attack ``name``: its file's name as handed in, escaped by
-    the text gate."""
+def _key(name: str) -> str:
+    """The id the batch keys the attack ``name`` by: its file's name as handed in."""
     attack = ATTACKS[name]
     if attack.filename is None:
         return _student(name)
-    return admit(Path(attack.filename.replace("student", _student(name), 1)).stem, "file")
+    return Path(attack.filename.replace("student", _student(name), 1)).stem
+
+
+def _row(name: str) -> str:
+    """The row the batch gives the attack ``name``: its id, escaped by the text gate."""
+    return admit(_key(name), "file")
 
 
 def _rows(out: Path) -> dict[str, dict[str, str]]:
@@ -595,7 +600,7 @@ def test_the_whole_corpus_as_one_batch(arena: Arena) -> None:
 
     for name in names:
         attack, row = ATTACKS[name], rows[_row(name)]
-        feedback = (out / "students" / _row(name) / "feedback.md").read_text()
+        feedback = (student_dir(out, _row(name)) / "feedback.md").read_text()
         message = _words(ctx.fill(attack.message))
         if attack.scores is None:
             assert row["status"] == "error" and row["score"] == "0", (name, row)
@@ -615,7 +620,7 @@ def test_the_whole_corpus_as_one_batch(arena: Arena) -> None:
     assert CLASSMATE.strip() not in everything
     assert not any(line in everything for line in _secret_lines(arena.rubric))
     for student in rows:  # one gate for submission text: nothing raw, nothing huge
-        sizes = {p.name: p.stat().st_size for p in (out / "students" / student).iterdir()}
+        sizes = {p.name: p.stat().st_size for p in student_dir(out, student).iterdir()}
         assert sum(sizes.values()) <= 100_000, (student, sizes)
     _assert_nothing_raw([run.stdout, run.stderr, *(p.read_text() for p in out.rglob("*.*"))])
 

@@ -391,7 +391,7 @@ def test_roster_names_mismatches_and_the_late_penalty_reach_the_outputs(tmp_path
     assert rows["bbadger"]["late"] == "yes" and rows["bbadger"]["late_penalty"] == "-10"
     assert rows["echen"]["late_penalty"] == "0"
     assert float(rows["bbadger"]["score"]) == float(rows["echen"]["score"]) - 10
-    feedback = (out / "students" / "123" / "feedback.md").read_text()  # keyed by Canvas id
+    feedback = (out / "students" / "bbadger" / "feedback.md").read_text()
     assert "| late penalty (`late_penalty`) | -10 | Canvas marked the submission late: -10 |" in (
         feedback
     )

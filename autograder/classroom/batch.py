@@ -89,7 +89,7 @@ def _plan(entries: Sequence[Entry], grading: Grading, regrade: bool, only: Seque
     installed = ",".join(name for name in packages if name not in missing)
     for entry in entries:
         print_ = plan.prints[entry.key] = _fingerprint(entry, grading, installed)
-        record = read_record(student_dir(grading.out, entry.key) / "record.json")
+        record = read_record(student_dir(grading.out, entry.student) / "record.json")
         if record is not None:
             plan.existing[entry.key] = record
         if only:
@@ -232,7 +232,7 @@ def _result(entries: Sequence[Entry], grading: Grading, progress: _Progress) -> 
     ]
     current = tuple(r for r in ordered if plan.prints[r.key].same_grading(r.fingerprint))
     stale = tuple(r.student for r in ordered if r not in current)
-    folders = {folder_name(key) for key in plan.prints}
+    folders = {folder_name(e.student) for e in entries}
     strangers = tuple(
         sorted(
             folder.name

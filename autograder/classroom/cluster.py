@@ -161,7 +161,7 @@ def grade_remotely(
         here = replace(job.entry, submission=replace(opened, source_dir=folder))
         grading = Grading(find_assignment(assignment), rubric, seed, Path(work) / "out")
         result = grade_here(replace(job, entry=here), grading)
-        student = student_dir(grading.out, job.entry.key)
+        student = student_dir(grading.out, job.entry.student)
         made = {p.name: p.read_bytes() for p in student.iterdir()}
     record = Record.from_json(made["record.json"].decode()) if "record.json" in made else result
     return record, made

@@ -18,6 +18,7 @@ from pathlib import Path
 from autograder.classroom.collect import collect
 from autograder.classroom.intake import main_file_of, open_submission, require_files
 from autograder.classroom.records import Entry
+from autograder.classroom.students import gated_id
 from autograder.errors import GraderError
 from autograder.games import ASSIGNMENTS
 from autograder.games.pack import AnyPack
@@ -73,7 +74,7 @@ def take_in(inputs: Sequence[Path], work: Path, homework: Homework, *, one: bool
     """
     if one:
         path = inputs[0]
-        entry = Entry(admit(str(path), "path"), path, id=str(path))
+        entry = Entry(admit(str(path), "path"), path, id=gated_id(str(path)))
         opened = _opened(entry, _opened_at(work, 0), homework, admit(str(path), "path"), False)
         return HandIn((opened,), work=work)
     found = collect(

@@ -67,16 +67,18 @@ class WriteFailed(Exception):
     batch stops, keeping what it saved; the message says which file and why."""
 
 
-def folder_name(key: str) -> str:
-    """The name of the folder of the student whose stable id is ``key``: the id itself when it
-    is a plain name (``ppatel``, ``10006``), else a readable part and a digest of it, so that
-    two ids never share a folder (:func:`~autograder.files.file_name`)."""
-    return file_name(key)
+def folder_name(student: str) -> str:
+    """The name of the folder of the student whose row is shown as ``student`` (no two rows
+    of a class are shown alike): the name itself when it is plain (``ppatel``, ``10006``), else
+    a readable part and a digest of it, so that two rows never share a folder
+    (:func:`~autograder.files.file_name`). With a roster it is the login an instructor knows."""
+    return file_name(student)
 
 
-def student_dir(out: Path, key: str) -> Path:
-    """The folder of the student whose stable id is ``key`` in the output folder ``out``."""
-    return out / "students" / folder_name(key)
+def student_dir(out: Path, student: str) -> Path:
+    """The folder of the student whose row is shown as ``student`` in the output folder
+    ``out``."""
+    return out / "students" / folder_name(student)
 
 
 def error_record(entry: Entry, reason: str, max_score: int, seconds: float) -> Record:
@@ -208,7 +210,7 @@ def write_student(job: Job, out: Path, files: Mapping[str, str | bytes]) -> None
     :raises Stopped: when the batch is stopping: nothing more is saved."""
     if job.stop.is_set():
         raise Stopped
-    folder = student_dir(out, job.entry.key)
+    folder = student_dir(out, job.entry.student)
     try:
         replace_folder(folder, files)
     except OSError as err:

@@ -17,7 +17,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 from autograder.classroom.records import STATUS_GRADED, Record
-from autograder.files import write_atomic
+from autograder.files import file_name, write_atomic
 from autograder.grading.rubric import LEADERBOARD, Rubric
 from autograder.grading.scoring import CRITERIA, LATE_PENALTY, OPTIONAL
 from autograder.play.sandbox import missing_line
@@ -442,7 +442,7 @@ def _pages_html(s: _Summary) -> str:
     made, and the Markdown."""
     e, rows = html.escape, []
     for student, who, score, graded in s.pages:
-        where = f"students/{quote(student)}"
+        where = f"students/{quote(file_name(student))}"  # as student_folder names it
         page = f'<a href="{where}/feedback.html">page with the games</a> · ' if graded else ""
         rows.append(
             f'<tr><td>{e(who)}</td><td class="n">{e(score)}</td>'
