@@ -424,20 +424,22 @@ def _visibility(values: dict[tuple[str, str], Any], where: str) -> tuple[tuple[s
     return tuple(found)
 
 
-def load_rubric(path: str | Path | None, pack: AnyPack) -> Rubric:
-    """The rubric in ``path`` for a game of ``pack``, or the pack's default when None.
-
-    :raises GraderError: one sentence naming the file, the key, the bad value and what is allowed.
-    """
+def _read(path: str | Path | None, pack: AnyPack) -> tuple[str, str]:
+    """The rubric's text and how messages name it: ``path``, or the pack's default."""
     if path is None:
-        text = pack.rubric.read_text("utf-8")
-        where = f"built-in rubric of {pack.name}"
-    else:
-        where = str(path)
-        try:
-            text = Path(path).read_text("utf-8")
-        except (OSError, UnicodeDecodeError) as err:
-            raise GraderError(f"cannot read the rubric file {where}: {err}") from err
+        return pack.rubric.read_text("utf-8"), f"built-in rubric of {pack.name}"
+    where = str(path)
+    try:
+        return Path(path).read_text("utf-8"), where
+    except (OSError, UnicodeDecodeError) as err:
+        raise GraderError(f"cannot read the rubric file {where}: {err}") from err
+
+
+def _values(text: str, where: str, pack: AnyPack) -> dict[tuple[str, str], Any]:
+    """Every option's value, checked for its type and sign, defaults filled in.
+
+    :raises GraderError: for TOML that does not parse, an unknown or missing key, a bad value.
+    """
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
@@ -449,11 +451,15 @@ def load_rubric(path: str | Path | None, pack: AnyPack) -> Rubric:
     missing = [_label(name) for name in declared if name not in given]
     if missing:
         raise GraderError(f"{where}: missing {', '.join(missing)}")
-    v = {name: _checked(name, declared[name][0], value, where) for name, value in given.items()}
+    return {name: _checked(name, declared[name][0], value, where) for name, value in given.items()}
 
-    def per_phase(table: str, suffix: str) -> tuple[tuple[str, int], ...]:
-        return tuple((phase, v[(table, f"{phase}_{suffix}")]) for phase in pack.phases)
 
+def _validate(v: dict[tuple[str, str], Any], where: str, pack: AnyPack) -> None:
+    """What the types alone do not say: the settings' least values, the backstop, the zip
+    name's pattern.
+
+    :raises GraderError: one sentence naming the key and what is allowed.
+    """
     for setting in pack.settings:
         value = v[(setting.table, setting.key)]
         if value < setting.least:
@@ -461,16 +467,43 @@ def load_rubric(path: str | Path | None, pack: AnyPack) -> Rubric:
                 f"{where}: {setting.label} is {value}; it must be at least {setting.least}"
                 + (f" ({setting.why})" if setting.why else "")
             )
-    pattern = v[("packaging", "pattern")]
     if v[("limits", "wall_factor")] < 1:
         raise GraderError(
             f"{where}: limits.wall_factor is {v[('limits', 'wall_factor')]!r}; it must be at "
             "least 1 (the wall-clock backstop is that many times limits.call_seconds)"
         )
     try:
-        re.compile(pattern)
+        re.compile(v[("packaging", "pattern")])
     except re.error as err:
         raise GraderError(f"{where}: packaging.pattern is not a regular expression: {err}") from err
+
+
+def _limits(v: dict[tuple[str, str], Any], where: str) -> Limits:
+    return Limits(
+        call_seconds=v[("limits", "call_seconds")],
+        wall_factor=v[("limits", "wall_factor")],
+        import_seconds=v[("limits", "import_seconds")],
+        memory_mb=v[("limits", "memory_mb")],
+        file_mb=v[("limits", "file_mb")],
+        output_chars=v[("limits", "output_chars")],
+        processes=v[("limits", "processes")],
+        open_files=v[("limits", "open_files")],
+        packages=_packages(v[("limits", "packages")], where),
+    )
+
+
+def load_rubric(path: str | Path | None, pack: AnyPack) -> Rubric:
+    """The rubric in ``path`` for a game of ``pack``, or the pack's default when None.
+
+    :raises GraderError: one sentence naming the file, the key, the bad value and what is allowed.
+    """
+    text, where = _read(path, pack)
+    v = _values(text, where, pack)
+    _validate(v, where, pack)
+
+    def per_phase(table: str, suffix: str) -> tuple[tuple[str, int], ...]:
+        return tuple((phase, v[(table, f"{phase}_{suffix}")]) for phase in pack.phases)
+
     return Rubric(
         title=v[("", "title")],
         source=where,
@@ -479,17 +512,7 @@ def load_rubric(path: str | Path | None, pack: AnyPack) -> Rubric:
         games=v[("play", "games")],
         ply_cap=v[("play", "ply_cap")],
         probes=per_phase("play", "probes"),
-        limits=Limits(
-            call_seconds=v[("limits", "call_seconds")],
-            wall_factor=v[("limits", "wall_factor")],
-            import_seconds=v[("limits", "import_seconds")],
-            memory_mb=v[("limits", "memory_mb")],
-            file_mb=v[("limits", "file_mb")],
-            output_chars=v[("limits", "output_chars")],
-            processes=v[("limits", "processes")],
-            open_files=v[("limits", "open_files")],
-            packages=_packages(v[("limits", "packages")], where),
-        ),
+        limits=_limits(v, where),
         timeouts_before_giving_up=v[("limits", "timeouts_before_giving_up")],
         submission_seconds=v[("limits", "submission_seconds")],
         rules=PhasePoints(per_phase("rules", "points")),
@@ -499,7 +522,7 @@ def load_rubric(path: str | Path | None, pack: AnyPack) -> Rubric:
         win_tiers=_tiers(v[("wins", "tiers")], "wins", "wins", where),
         output_penalty=v[("output", "penalty")],
         packaging_penalty=v[("packaging", "penalty")],
-        packaging_pattern=pattern,
+        packaging_pattern=v[("packaging", "pattern")],
         packaging_example=v[("packaging", "example")],
         measure_again=v[("time", "measure_again")],
         late_penalty=v[("late", "penalty")],

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from autograder.games.connect4 import rules
-from autograder.games.pack import Check, Interface, Setting, Verdict
+from autograder.games.pack import Check, Interface, Noted, Setting, Verdict
 
 __all__ = [
     "INTERFACE",
@@ -105,61 +105,133 @@ def _positions(variant: rules.Variant, rng: random.Random, count: int) -> list[r
 
 def _search_judge(depth: int, kind: str) -> Any:
     def judge(reply: Mapping[str, Any]) -> str | Verdict | None:
-        """The search's states against plain minimax's; unsure (no pruning was possible in
-        the student's own order) is not charged."""
+        """The agent's move against plain minimax's values at the same depth, through the
+        student's own class and value; for the pruning check, the states it made against
+        plain minimax's (not charged where alpha-beta cannot prune in that order); for the
+        depth check, how deep its states went."""
         made, deepest = int(reply.get("made", 0)), int(reply.get("deepest", 0))
         plain, pruned = int(reply.get("minimax", 0)), int(reply.get("alphabeta", 0))
+        agent = f"Agent({depth}, sign).play"
         if made == 0:  # no search through the notebook's Connect4State, as the homework asks
             problem = (
-                f"Agent({depth}, sign).play made no state through Connect4State.apply_action"
-                f" (plain minimax at depth {depth} makes {plain}): it does not search the "
-                "states next_states gives"
+                f"{agent} made no state through Connect4State.apply_action (plain minimax at "
+                f"depth {depth} makes {plain}): it does not search the states apply_action gives"
             )
-            if plain == 0:  # next_states gives none: the fault is apply_action's, shown there
+            if plain == 0 and _column(reply) is not None:  # apply_action's fault, shown there
                 return Verdict(problem, explained_by=SUCCESSOR_KIND)
             return problem
-        if kind == "depth":
-            if deepest > depth:
-                return (
-                    f"Agent({depth}, sign).play made states {deepest} plies below the position: "
-                    f"decision_depth {depth} is not respected"
-                )
-            return None
-        if made >= plain and pruned < plain:
-            problem = (
-                f"Agent({depth}, sign).play made {made} states; plain minimax at depth {depth} "
-                f"through your Connect4State makes {plain}, and alpha-beta {pruned}: it does "
-                "not prune"
+        if kind == "depth" and deepest > depth:
+            return (
+                f"{agent} made states {deepest} plies below the position: decision_depth "
+                f"{depth} is not respected"
             )
-            if deepest > depth:  # a deeper search makes more states: charged under depth
-                return Verdict(f"{problem} (it searched {deepest} plies)", explained_by=DEPTH_KIND)
-            return problem
-        return None  # pruned, or no pruning was possible in this order: nothing to charge
+        wrong = _not_best(reply, agent, depth)
+        if wrong is not None:
+            if reply.get("mutated"):  # the search walks boards apply_action changes: its fault
+                return Verdict(
+                    f"{wrong}; apply_action changes the state it is called on, so the search "
+                    "walks boards that change under it",
+                    explained_by=SUCCESSOR_KIND,
+                )
+            if kind != "depth" and deepest > depth:  # searched deeper: charged under depth
+                return Verdict(f"{wrong} (it searched {deepest} plies)", explained_by=DEPTH_KIND)
+            return wrong
+        if kind == "depth" or not (made >= plain and pruned < plain):
+            return None  # pruned, or no pruning was possible in this order
+        problem = (
+            f"{agent} made {made} states; plain minimax at depth {depth} through your "
+            f"Connect4State makes {plain}, and alpha-beta {pruned}: it does not prune"
+        )
+        if deepest > depth:  # a deeper search makes more states: charged under depth
+            return Verdict(f"{problem} (it searched {deepest} plies)", explained_by=DEPTH_KIND)
+        return problem
 
     return judge
+
+
+def _column(reply: Mapping[str, Any]) -> int | None:
+    move = reply.get("move")
+    return move if type(move) is int else None
+
+
+def _not_best(reply: Mapping[str, Any], agent: str, depth: int) -> str | None:
+    """What is wrong with the agent's move by plain minimax's values at ``depth`` (the best
+    is the highest for player 1, the lowest for player -1, as in the seed), or None."""
+    moves, raw = reply.get("moves"), reply.get("values")
+    if not isinstance(moves, list) or not isinstance(raw, list) or len(moves) != len(raw):
+        return None
+    try:
+        values = [float(v) for v in raw]
+    except (TypeError, ValueError):
+        return None
+    if not moves:
+        return None
+    player = reply.get("player")
+    best = max(values) if player == 1 else min(values)
+    top = [m for m, v in zip(moves, values, strict=True) if v == best]
+    move = _column(reply)
+    if move in top:
+        return None
+    side = "the highest, player 1 maximises" if player == 1 else "the lowest, player -1 minimises"
+    if move not in moves:
+        return f"{agent} returned {move!r}, not one of {moves}; {top} are worth {best:g} ({side})"
+    worth = values[moves.index(move)]
+    return (
+        f"{agent} played {move}, worth {worth:g} by plain minimax at depth {depth} through your "
+        f"Connect4State and value; {top} are worth {best:g} ({side}): the search does not "
+        "return minimax's move"
+    )
+
+
+def _facing(reply: Mapping[str, Any]) -> str:
+    """One sentence on the board's orientation when the kit could not tell it, else ""."""
+    facing = str(reply.get("facing") or "")
+    if not facing.startswith("unknown"):
+        return ""
+    why = facing.partition(": ")[2]
+    return (
+        f"the kit built your boards with row 0 at the bottom, as the seed's notebook does "
+        f"({why}); a notebook whose row 0 is the top is followed when "
+        "Connect4State.empty_board(width, height, agents_sign) and apply_action on it drop a "
+        "disc into its last row"
+    )
 
 
 def _successor_judge(board: list[list[int]], column: int, player: int) -> Any:
     row = next((r for r in range(len(board)) if board[r][column] == 0), None)
 
-    def judge(reply: Mapping[str, Any]) -> str | None:
-        call = f"apply_action({column}, {player})"
-        if reply.get("original") != board:
-            return f"{call} wrote into the state's own board: it must return a new state"
-        child = reply.get("child")
-        if row is None:
-            return None if child is None else f"{call} on a full column returned a state, not None"
-        if child is None:
-            return f"{call} returned None, but column {column} has room"
-        if reply.get("same"):
-            return f"{call} returned the same state: it must return a new one"
-        wanted = [list(r) for r in board]
-        wanted[row][column] = player
-        if child != wanted:
-            return f"{call} did not drop a {player} on row {row} of column {column}"
-        return None
+    def judge(reply: Mapping[str, Any]) -> str | Noted | None:
+        problem = _successor_problem(reply, board, column, player, row)
+        note = _facing(reply)
+        if problem is None:
+            return Noted(note) if note else None
+        return f"{problem}; {note}" if note else problem
 
     return judge
+
+
+def _successor_problem(
+    reply: Mapping[str, Any], board: list[list[int]], column: int, player: int, row: int | None
+) -> str | None:
+    call = f"apply_action({column}, {player})"
+    if reply.get("original") != board:
+        return f"{call} wrote into the state's own board: it must return a new state"
+    child = reply.get("child")
+    if row is None:
+        return None if child is None else f"{call} on a full column returned a state, not None"
+    if child is None:
+        return f"{call} returned None, but column {column} has room"
+    if reply.get("same"):
+        return f"{call} returned the same state: it must return a new one"
+    wanted = [list(r) for r in board]
+    wanted[row][column] = player
+    if child != wanted:
+        shown = row if reply.get("facing") != "top" else len(board) - 1 - row
+        return (
+            f"{call} did not drop a {player} on the lowest empty cell of column {column} "
+            f"(your row {shown})"
+        )
+    return None
 
 
 def _lines_judge(direction: str) -> Any:
