@@ -326,12 +326,27 @@ def test_alphabeta_that_does_not_prune_is_named_only_where_pruning_was_possible(
     assert check.judge({**reply, "boards": 500, "pruned_boards": 500}) is None  # nothing to cut
 
 
-def test_find_best_move_on_connect_four_must_play_a_move_of_the_best_value():
+def test_find_best_move_on_connect_four_is_judged_by_the_truth_not_the_students_evaluation():
+    """On a win in 1, find_best_move must keep the win whatever the student's own evaluation
+    says: one whose sign is the wrong way round plays for its opponent and fails here."""
     check = _values_check("Connect Four best move", "connectfour")
-    plain = ["1.0", "5.0", "5.0", "-3.0", "0.0", "2.0", "1.0"]
-    reply = {"moves": list(range(7)), "plain": plain}
-    assert check.judge({**reply, "move": 2}) is None
-    assert "[1, 2] are worth 5, the best" in check.judge({**reply, "move": 3})
+    pos = c4.position(check.request["columns"], check.request["turn"])
+    legal = c4rules.legal_moves(pos)
+    wins = [m for m in legal if c4rules.result(c4rules.play(pos, m)) == pos.turn]
+    assert wins  # the first Connect Four position has a win in one
+    plain = [repr(-1e6 if m in wins else 5.0) for m in legal]  # a flipped evaluation's values
+    reply = {"moves": legal, "plain": plain}
+    assert check.judge({**reply, "move": wins[0]}) is None
+    other = next(m for m in legal if m not in wins)
+    said = check.judge({**reply, "move": other})
+    assert f"find_best_move(board, 2) played {other}; {wins} win at once for" in str(said)
+
+
+def test_a_position_the_students_board_class_cannot_build_is_not_charged_there():
+    check = _one("Connect Four legal_moves")
+    said = check.judge({"error": "building the board raised OverflowError", "unbuilt": True})
+    assert isinstance(said, Verdict) and said.share == 0.0
+    assert "cannot be built with your board class, so it is not charged here" in said.problem
 
 
 def test_a_win_test_that_raises_is_shown_on_the_board_it_raised_on():

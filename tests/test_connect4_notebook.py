@@ -205,6 +205,8 @@ def test_the_agent_must_play_plain_minimaxs_move_not_only_prune():
     assert "[2] are worth -2 (the lowest, player -1 minimises)" in low
     depth = notebook._search_judge(2, "depth")
     assert "does not return minimax's move" in str(depth({**reply, "deepest": 2, "move": 0}))
+    walked = judge({**reply, "move": 0, "mutated": True})  # apply_action changes its state
+    assert walked.explained_by == notebook.SUCCESSOR_KIND  # charged there, not here
 
 
 def test_the_assignment_names_and_inference():

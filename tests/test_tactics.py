@@ -8,6 +8,7 @@ rubric, solved by the kit's solver as a graded submission's are.
 from __future__ import annotations
 
 import functools
+import random
 from dataclasses import replace
 
 from autograder.games.boardabc import checks as board_checks
@@ -241,3 +242,42 @@ def test_tic_tac_toe_blocks_are_never_asked_where_every_move_loses():
         if check.kind.endswith("block"):
             pos = ttt.TicTacToe("".join(check.request["cells"]), check.request["turn"])
             assert ttt.value(pos) >= 0
+
+
+# ---- chance is not skill ---------------------------------------------------------------------
+
+
+def test_the_probes_are_where_a_move_at_random_is_rarely_right():
+    """Of the positions random play turns up, the tactics ask those where at most a fifth of
+    the legal moves keep the outcome (else the rarest found): a random mover's expected count
+    of right answers is small."""
+    shares = []
+    for probe in PROBES:
+        assert probe.values is not None and probe.best is not None
+        right = sum(outcome == probe.best for _, outcome in probe.values)
+        shares.append(right / len(probe.values))
+    assert sum(shares) / len(shares) <= 0.25, shares
+
+
+def test_a_random_mover_gets_about_none_of_the_tactics_and_a_right_one_all():
+    """Moves at random on the seed's probes, many times over: their mean share of the points is
+    near 0, and one right everywhere gets them all; one miss of ten costs a seventh or so."""
+    rubric = replace(RUBRIC, tactics=len(PROBES))
+    rng = random.Random(7)
+    shares = []
+    for _ in range(200):
+        pairs = tuple(
+            (p, _call(p, rng.choice(legal_moves(p.position)), n)) for n, p in enumerate(PROBES)
+        )
+        shares.append(_tactics(_session(*pairs), rubric).points / rubric.tactics_points)
+    assert sum(shares) / len(shares) < 0.05
+    right = [next(c for c, o in p.values or () if o == p.best) for p in PROBES]
+    pairs = tuple((p, _call(p, c, n)) for n, (p, c) in enumerate(zip(PROBES, right, strict=True)))
+    assert _tactics(_session(*pairs), rubric).points == rubric.tactics_points
+    missed = tuple(
+        (p, _call(p, _losing(p) if n == 0 else c, n))
+        for n, (p, c) in enumerate(zip(PROBES, right, strict=True))
+    )
+    criterion = _tactics(_session(*missed), rubric)
+    assert 0.6 * rubric.tactics_points < criterion.points < rubric.tactics_points
+    assert "where moves at random get" in criterion.summary

@@ -77,9 +77,9 @@ class Call:
 
     @property
     def raised(self) -> bool:
-        """The submission was asked and made no move: it raised, ended or wrote garbage."""
-        failed = (Status.ERROR, Status.EXITED, Status.BAD_REPLY)
-        return self.status in failed and not self.unbuilt
+        """No move came back: the call raised, the process ended or wrote garbage (or, with
+        ``unbuilt``, the driver could not set the call up: scoring leaves those out)."""
+        return self.status in (Status.ERROR, Status.EXITED, Status.BAD_REPLY)
 
     @property
     def judged(self) -> float:

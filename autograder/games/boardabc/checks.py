@@ -73,10 +73,10 @@ WEIGHTS: dict[str, float] = {
         f"{game} {kind}": weight
         for game in ("tic-tac-toe", "Connect Four")
         for kind, weight in (
-            ("is_win", 10),
-            ("evaluate", 8),
+            ("is_win", 8),
+            ("evaluate", 6),
             ("legal_moves", 3),
-            ("move", 3),
+            ("move", 2),
             ("is_draw", 1),
             ("turn", 1),
         )
