@@ -784,7 +784,7 @@ def _find(wanted):  # the most any route found
 """
 _ROUTES = "(_by_main, _by_stack, _by_traceback, _by_gc)"
 _THROUGH_A_SIGNAL = _FIND_THE_KIT.replace("$routes", "(_by_signal,)")
-BOARD_ABC_STARTER = {"boards": 6} | dict.fromkeys(
+BOARD_ABC_STARTER = {"boards": 7} | dict.fromkeys(
     (
         "rules",
         "state",

@@ -189,10 +189,10 @@ def test_an_ai_blind_to_threats_loses_tactics_points_with_the_board_and_the_righ
     solver shows their moves give up a win, and names the columns that keep it."""
     results, _ = _check(run_cli, _student(tmp_path, source()), tmp_path)
     scores = _scores(results)
-    fine = {"rules": 25, "state": 10, "format": 10, "time": 25}
+    fine = {"rules": 25, "state": 10, "format": 5, "time": 10}
     assert {k: scores[k] for k in fine} == fine
-    assert scores["wins"] >= 10
-    assert scores["tactics"] < 10 and results["score"] < 100
+    assert scores["wins"] >= 8
+    assert scores["tactics"] < 35 and results["score"] < 100
     tactics = next(t for t in results["tests"] if t["tags"][0] == "tactics")["output"]
     miss = re.search(r"turns the (win|draw) into a (draw|loss) with best play; (.*)", tactics)
     assert miss is not None, tactics

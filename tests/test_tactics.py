@@ -249,12 +249,15 @@ def test_tic_tac_toe_blocks_are_never_asked_where_every_move_loses():
 
 def test_the_probes_are_where_a_move_at_random_is_rarely_right():
     """Of the positions random play turns up, the tactics ask those where at most a fifth of
-    the legal moves keep the outcome (else the rarest found): a random mover's expected count
-    of right answers is small."""
+    the legal moves answer them (win at once; keep a block's outcome), else the rarest found:
+    a random mover's expected count of right answers is small."""
     shares = []
     for probe in PROBES:
         assert probe.values is not None and probe.best is not None
-        right = sum(outcome == probe.best for _, outcome in probe.values)
+        if probe.kind == "win in 1":
+            right = len(winning_moves(probe.position))
+        else:
+            right = sum(outcome == probe.best for _, outcome in probe.values)
         shares.append(right / len(probe.values))
     assert sum(shares) / len(shares) <= 0.25, shares
 

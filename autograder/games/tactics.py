@@ -148,15 +148,17 @@ def tactic_positions(
 
 
 def _right_share(pack: AnyPack, probe: Probe) -> float:
-    """The part of the probe's legal moves that keep its outcome (by value where solved; else
-    the immediate wins of a win in 1, the moves that let no win at once of a block)."""
+    """The part of the probe's legal moves that answer it: of a win in 1, the moves that win
+    at once (a rubric may charge a later forced win, and scoring subtracts what moves at
+    random get by the rubric's own judgement either way); of a block, the moves that keep its
+    outcome (by value where solved, else those that let no win at once)."""
     pos = probe.position
     moves = list(pack.legal_moves(pos))
-    if probe.values:
+    if probe.kind == "win in 1":
+        right = sum(_wins(pack, pos, move) for move in moves)
+    elif probe.values:
         best = probe.best
         right = sum(outcome == best for _, outcome in probe.values)
-    elif probe.kind == "win in 1":
-        right = sum(_wins(pack, pos, move) for move in moves)
     else:
         right = sum(not _lets_win(pack, pos, move) for move in moves)
     return right / len(moves) if moves else 1.0

@@ -478,7 +478,9 @@ def _checks(session: Session, rubric: Rubric) -> tuple[Criterion, ...]:
             for c in noted[:EVIDENCE_SHOWN]
             if c.note is not None
         )
-        criteria.append(Criterion(ident, name, round(best * earned), best, summary, evidence))
+        # a fault always costs something: the part earned is rounded down, never up
+        points = math.floor(best * earned + 1e-9)
+        criteria.append(Criterion(ident, name, points, best, summary, evidence))
     return tuple(criteria)
 
 

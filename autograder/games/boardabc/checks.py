@@ -64,19 +64,20 @@ ASKED = ("legal_moves", "is_win", "is_draw", "turn", "move")
 TTT_BOARDS, C4_BOARDS = 8, 6  # positions whose boards are checked, besides the fixed ones
 
 # Each kind's part of its criterion's points, against the others' (docs/grading.md: why). A
-# win test decides every game and every search; the evaluation's sign decides every search
-# that stops at max_depth; legal_moves and move are the rules of moving; is_draw and turn are
-# the book's given code. minimax (TODO 8) and alphabeta (TODO 10) are the search itself;
-# find_best_move (TODO 9) is judged on every kind of position it meets.
+# win test decides every game and every search, and a move that changes its board corrupts
+# every search (which is then not charged again); the evaluation's sign decides every search
+# that stops at max_depth; legal_moves, is_draw and turn are the rest of the rules. minimax
+# (TODO 8) and alphabeta (TODO 10) are the search itself; find_best_move (TODO 9) is judged
+# on every kind of position it meets.
 WEIGHTS: dict[str, float] = {
     **{
         f"{game} {kind}": weight
         for game in ("tic-tac-toe", "Connect Four")
         for kind, weight in (
-            ("is_win", 8),
-            ("evaluate", 6),
-            ("legal_moves", 3),
-            ("move", 2),
+            ("is_win", 7),
+            ("move", 6),
+            ("evaluate", 5),
+            ("legal_moves", 1),
             ("is_draw", 1),
             ("turn", 1),
         )

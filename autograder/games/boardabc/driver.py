@@ -56,6 +56,9 @@ class _Kind(NamedTuple):
     one: bool  # exercise 3's GameBoard: flat positions, F and S, a game_type
 
 
+_PLY = "_kit_ply"  # what a counted board carries: how many moves below the board asked
+
+
 class _Unbuilt(Exception):
     """The student's board could not be built: the message says why, for the report."""
 
@@ -218,8 +221,9 @@ def _cells(board: Any, game: str) -> Any:
 
 
 def _counted(board: Any, counter: list[int], most: int) -> Any:
-    """``board`` as a subclass of its own class whose ``move`` counts the boards created and
-    stops the search past ``most``; the boards ``move`` returns count in turn."""
+    """``board`` as a subclass of its own class whose ``move`` counts the boards created
+    (``counter[0]``) and the most moves below ``board`` they lie (``counter[1]``), and stops
+    the search past ``most``; the boards ``move`` returns count in turn."""
     base = type(board)
 
     class Counted(base):  # type: ignore[valid-type, misc]
@@ -228,9 +232,12 @@ def _counted(board: Any, counter: list[int], most: int) -> Any:
             if counter[0] > most:
                 raise _TooMany
             child = base.move(self, location)
+            ply = getattr(self, _PLY, 0) + 1
+            counter[1] = max(counter[1], ply)
             if type(child) is base:
                 with suppress(BaseException):  # a class that cannot be swapped: uncounted
                     child.__class__ = Counted
+                    setattr(child, _PLY, ply)
             return child
 
     Counted.move = _sealed(Counted.__dict__["move"])  # type: ignore[method-assign]
@@ -345,14 +352,16 @@ def _values(
         "mutated": plain.mutated,
     }
     fresh = boards.build(request)
-    if call == "find_best_move":
-        return {**said, "move": encode(module.find_best_move(fresh, depth))}
-    counter = [0]
-    search = getattr(module, call)
-    found = []
-    for m in moves:
-        child = _counted(fresh.move(m), counter, 1 << 60)
-        found.append(_number(search(child, False, player, depth)))
+    counter, found = [0, 0], []
+    try:
+        if call == "find_best_move":
+            return {**said, "move": encode(module.find_best_move(fresh, depth))}
+        search = getattr(module, call)
+        for m in moves:
+            child = _counted(fresh.move(m), counter, 1 << 60)
+            found.append(_number(search(child, False, player, depth)))
+    except BaseException as err:  # said with ``mutated``: a board that changes may be why
+        return {**said, "error": f"{call} raised {boards.error_text(err)}"}
     return {**said, "values": found, "boards": counter[0] + len(moves)}
 
 
@@ -374,7 +383,7 @@ def _best(
     stopped past it), whether it changed the board; with ``fair``, the student's ``is_win``
     compared with the kit's on the way and, where they differed, the same search's move with
     the kit's win test (``fair_move``)."""
-    counter, seen = [0], [0]
+    counter, seen = [0, 0], [0]
     most = request.get("most")
     if most is not None:
         board = _counted(board, counter, most)
@@ -389,6 +398,7 @@ def _best(
         "ok": True,
         "move": encode(raw),
         "boards": counter[0] if most is not None else None,
+        "deepest": counter[1] if most is not None else None,
         "changed": _cells(board, request["game"]) != before,
     }
     if request.get("fair") and seen[0]:  # is_win was wrong on the search's path: the same

@@ -151,11 +151,18 @@ def _depth_judge(pos: c4rules.Position, depth: int, most: int) -> Judge:
         square = played(reply, c4rules.legal_moves(pos), "column")
         if isinstance(square, str) and not reply.get("stopped"):
             return square
-        boards = reply.get("boards")
+        boards, deepest = reply.get("boards"), reply.get("deepest")
         if reply.get("stopped") or (isinstance(boards, int) and boards > 2 * most):
             return (
                 f"find_best_move(board, {depth}) created more than {2 * most} boards: a search "
                 f"{depth} plies deep creates at most {most}, so it does not stop at max_depth"
+            )
+        if isinstance(deepest, int) and 0 < deepest < depth:
+            return (
+                f"find_best_move(board, {depth}) looked {deepest} "
+                f"{'move' if deepest == 1 else 'moves'} ahead: a search {depth} plies deep looks "
+                f"at least {depth}, so it stops before max_depth (the other side's replies go "
+                "unseen)"
             )
         return None
 
@@ -247,6 +254,7 @@ def search_checks(rng: random.Random, weights: Mapping[str, float]) -> list[Chec
         """A search check; on tic-tac-toe, also run with a right ``is_win`` (``fair``)."""
         if kind.startswith("tic-tac-toe"):
             request, judge = {**_fair(request), "fair": True}, _explained(judge, WIN_TTT)
+        judge = _walked(judge, request["game"])
         made.append(Check("search", kind, f"{kind} {index}", request, judge, board, weights[kind]))
 
     best = ttt.sample(
@@ -310,6 +318,27 @@ def _value(said: float | None) -> str:
     return "not a number" if said is None else f"{said:g}"
 
 
+def _walked(judge: Judge, game: str) -> Judge:
+    """``judge``, and where the board changed under the search (the kit's own minimax saw a
+    ``move`` change the board it was called on, or ``find_best_move`` left its board changed),
+    a wrong answer is put down to the game's ``move``: charged there, not again here."""
+
+    def walked(reply: Mapping[str, Any]) -> str | Verdict | Noted | None:
+        verdict = judge(reply)
+        if verdict is None or isinstance(verdict, Noted):
+            return verdict
+        if not (reply.get("mutated") or reply.get("changed")):
+            return verdict
+        problem = verdict if isinstance(verdict, str) else verdict.problem
+        return Verdict(
+            f"{problem}: your move changes the board it is called on, so the search walks "
+            "boards that change under it",
+            explained_by=f"{_GAME[game]} move",
+        )
+
+    return walked
+
+
 def _read_values(reply: Mapping[str, Any]) -> tuple[list[int], list[float]] | str:
     """The position's moves and the kit's value of each, or why there are none."""
     if (problem := error(reply)) is not None:
@@ -364,7 +393,7 @@ def _wrong_value(
     depth: int,
     wins: list[int],
     wrong: list[tuple[int, float, float | None]],
-) -> str | Verdict:
+) -> str:
     move, kit, said = wrong[0]
     more = f" ({len(wrong) - 1} more moves differ)" if len(wrong) > 1 else ""
     sign = (
@@ -374,17 +403,10 @@ def _wrong_value(
         if wins
         else ""
     )
-    problem = (
+    return (
         f"{call}(board.move({move}), False, {turn}, {depth}) is {_value(said)}; plain minimax "
         f"through your own boards gives {kit:g}{more}{sign}"
     )
-    if reply.get("mutated"):
-        return Verdict(
-            f"{problem}: your move changes the board it is called on, so the search walks "
-            "boards that change under it",
-            explained_by=f"{_GAME[game]} move",
-        )
-    return problem
 
 
 def _best_move_judge(turn: str, depth: int, wins: list[int], keep: list[int] | None) -> Judge:
@@ -482,14 +504,14 @@ def value_checks(seed: int, weights: Mapping[str, float]) -> list[Check]:
         asked = {**request, "ask": "values", "depth": depth}
         where = f"{_GAME[game]} values {index}"
         for call in ("minimax", "alphabeta"):
-            judge = _values_judge(call, game, turn, depth, wins)
+            judge = _walked(_values_judge(call, game, turn, depth, wins), game)
             made.append(
                 Check("search", call, where, {**asked, "call": call}, judge, board, weights[call])
             )
         if game == "connectfour":
             kind = "Connect Four best move"
             keep = _keeping_c4(_c4_position(request))
-            judge = _best_move_judge(turn, depth, wins, keep)
+            judge = _walked(_best_move_judge(turn, depth, wins, keep), game)
             request = {**asked, "call": "find_best_move"}
             made.append(Check("search", kind, where, request, judge, board, weights[kind]))
     return made

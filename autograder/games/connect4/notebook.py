@@ -74,6 +74,7 @@ CRITERIA = {
 SIGN = {rules.RED: -1, rules.YELLOW: 1}
 DEPTH_KIND = "decision_depth"
 SUCCESSOR_KIND = "apply_action"
+NEXT_KIND = "next_states"  # the successor function: every column with room, each once
 _SHOWN = {-1: "r", 1: "y", 0: " "}
 
 
@@ -234,6 +235,25 @@ def _successor_problem(
     return None
 
 
+def _next_judge(legal: list[int]) -> Any:
+    """``next_states()`` must yield a state for every column with room, each once: a column
+    left out is never played by the search, nor feared from the other side."""
+
+    def judge(reply: Mapping[str, Any]) -> str | None:
+        if (problem := reply.get("error")) is not None:
+            return str(problem)
+        actions = reply.get("actions")
+        if actions is None:  # the notebook has no next_states: its search walks apply_action
+            return None
+        if isinstance(actions, list) and sorted(actions) == legal:
+            return None
+        left = [c for c in legal if not isinstance(actions, list) or c not in actions]
+        said = f"next_states() yields the columns {str(actions)[:80]}; those with room are {legal}"
+        return f"{said}: {left} are never searched" if left else said
+
+    return judge
+
+
 def _lines_judge(direction: str) -> Any:
     def judge(reply: Mapping[str, Any]) -> str | None:
         value = reply.get("value")
@@ -305,6 +325,16 @@ def checks(
                 f"apply_action position {index}",
                 {"ask": "apply_action", "state": state(pos), "column": column},
                 _successor_judge(board, column, player),
+                rules.render(pos),
+            )
+        )
+        made.append(
+            Check(
+                "successor",
+                NEXT_KIND,
+                f"next_states position {index}",
+                {"ask": "next_states", "state": state(pos)},
+                _next_judge(rules.legal_moves(pos)),
                 rules.render(pos),
             )
         )

@@ -226,6 +226,21 @@ def _apply(nb: _Notebook, request: dict[str, Any]) -> dict[str, Any]:
     }
 
 
+def _next(nb: _Notebook, request: dict[str, Any], error_text: ErrorText) -> dict[str, Any]:
+    """The actions ``next_states()`` yields (None when the notebook has none)."""
+    state = nb.state_of(request["state"])
+    if not callable(getattr(state, "next_states", None)):
+        return {"ok": True, "actions": None}
+    actions = []
+    try:
+        for item in state.next_states():
+            action = item[0] if isinstance(item, tuple) else None
+            actions.append(int(action) if isinstance(action, int) else repr(action)[:20])
+    except BaseException as err:
+        return {"ok": True, "error": f"next_states raised {error_text(err)}"}
+    return {"ok": True, "actions": actions}
+
+
 def _terminal(nb: _Notebook, request: dict[str, Any], encode: Encode) -> dict[str, Any]:
     state = nb.state_of(request["state"])
     value = _value(state)
@@ -266,6 +281,8 @@ def make_handlers(
             return _search(nb, request, encode)
         if ask == "apply_action":
             return _apply(nb, request)
+        if ask == "next_states":
+            return _next(nb, request, error_text)
         if ask == "terminal":
             return _terminal(nb, request, encode)
         return {"ok": False, "error": f"unknown check {ask!r}"}
