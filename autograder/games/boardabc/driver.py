@@ -340,9 +340,13 @@ def _values(
     moves = [int(m) for m in board.legal_moves]
     player = board.turn
     plain, pruned = _Plain(game, False), _Plain(game, True)
-    values = [_number(plain.value(plain.child(board, m), False, player, depth)) for m in moves]
-    for m in moves:
-        pruned.value(pruned.child(board, m), False, player, depth)
+    try:
+        values = [_number(plain.value(plain.child(board, m), False, player, depth)) for m in moves]
+        for m in moves:
+            pruned.value(pruned.child(board, m), False, player, depth)
+    except BaseException as err:  # the student's own boards, walked by the kit's minimax
+        error = boards.error_text(err)
+        return {"ok": True, "error": f"your boards raised {error}", "mutated": plain.mutated}
     said: dict[str, Any] = {
         "ok": True,
         "moves": moves,
@@ -394,6 +398,10 @@ def _best(
         raw = module.find_best_move(board, request["depth"])
     except _TooMany:
         return {"ok": True, "stopped": True, "boards": counter[0]}
+    except BaseException as err:  # said with ``changed``: a board that changes may be why
+        changed = _cells(board, request["game"]) != before
+        error = boards.error_text(err)
+        return {"ok": True, "error": f"find_best_move raised {error}", "changed": changed}
     said = {
         "ok": True,
         "move": encode(raw),
