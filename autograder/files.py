@@ -1,4 +1,5 @@
-"""Files written whole or not at all: the one way the kit replaces a file.
+"""Files written whole or not at all: the one way the kit replaces a file; and where the kit's
+own course files (starters, answer keys, solutions, example classes) are.
 
 A reader (a rerun, an instructor's spreadsheet, Gradescope) sees either the old content or all
 of the new, never a part: the data goes to a temporary file beside the target, is flushed to
@@ -16,7 +17,30 @@ from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import IO
 
-__all__ = ["atomic_file", "write_atomic", "replace_folder", "remove_stale", "remove_stale_folders"]
+__all__ = [
+    "atomic_file",
+    "write_atomic",
+    "replace_folder",
+    "remove_stale",
+    "remove_stale_folders",
+    "KIT_FOLDER",
+    "kit_path",
+]
+
+# The course's folders, kept at the top of a checkout (starter/, answer_key/, solution/,
+# examples/), are copied into the installed package under this folder (setup.py).
+KIT_FOLDER = "kit"
+_PACKAGE = Path(__file__).resolve().parent
+
+
+def kit_path(relative: str = "") -> Path:
+    """Where the kit's own file or folder ``relative`` is (``"starter/teeko2/game.py"``; with
+    no argument, the folder holding ``starter/``, ``answer_key/``, ``solution/`` and
+    ``examples/``): the copy installed inside the package by ``pip install .``, else the
+    checkout's (an editable install, or running from the source tree). It may not exist: a
+    game without an answer key, say."""
+    shipped = _PACKAGE / KIT_FOLDER
+    return (shipped if shipped.is_dir() else _PACKAGE.parent) / relative
 
 
 @contextlib.contextmanager

@@ -17,6 +17,7 @@ from pathlib import Path
 
 from autograder.classroom.batch import grade_batch
 from autograder.classroom.records import Entry
+from autograder.classroom.worker import Grading
 from autograder.games import find_assignment
 from autograder.grading.rubric import load_rubric
 
@@ -42,9 +43,8 @@ def main() -> None:
         walls = {}
         for jobs in (1, 2):
             began = time.perf_counter()
-            result = grade_batch(
-                entries, assignment, rubric, Path(folder) / f"out{jobs}", seed=0, jobs=jobs
-            )
+            grading = Grading(assignment, rubric, 0, Path(folder) / f"out{jobs}")
+            result = grade_batch(entries, grading, jobs=jobs)
             walls[jobs] = time.perf_counter() - began
             overheads = [r.seconds - r.thinking_seconds for r in result.records]
             scores = sorted({r.score for r in result.records})

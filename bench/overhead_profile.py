@@ -27,9 +27,10 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from autograder.classroom import batch, submission
+from autograder.classroom import batch, staging, student_folder, submission, worker
 from autograder.classroom.batch import grade_batch
 from autograder.classroom.records import Entry, Record
+from autograder.classroom.worker import Grading
 from autograder.games import find_assignment
 from autograder.grading.rubric import load_rubric
 from autograder.play import cgroups, host, referee
@@ -87,17 +88,17 @@ def _request_label(_proc: Any, message: dict[str, Any], *_: Any) -> str:
 
 
 def _instrument() -> None:
-    _wrap(batch, "_grade_one", _OTHER)
-    _wrap(batch, "open_submission", "stage the submission (unzip/copy into a work folder)")
-    _wrap(batch, "_graded", "reports: record and leaderboard")
-    _wrap(batch, "markdown", "reports: Markdown (feedback.md)")
-    _wrap(batch, "results_json_text", "reports: JSON (results.json)")
-    _wrap(batch, "feedback_html", "reports: HTML (feedback.html)")
-    _wrap(batch, "games_data", "reports: the games, move by move, for record.json")
+    _wrap(batch, "grade_one", _OTHER)
+    _wrap(staging, "open_submission", "stage the submission (unzip/copy into a work folder)")
+    _wrap(worker, "save_graded", "reports: record and leaderboard")
+    _wrap(student_folder, "markdown", "reports: Markdown (feedback.md)")
+    _wrap(student_folder, "results_json_text", "reports: JSON (results.json)")
+    _wrap(student_folder, "feedback_html", "reports: HTML (feedback.html)")
+    _wrap(student_folder, "games_data", "reports: the games, move by move, for record.json")
     _wrap(Record, "to_json", "reports: record and leaderboard")
-    _wrap(batch, "replace_folder", "files: write the student's folder (rename, rmtree)")
+    _wrap(student_folder, "replace_folder", "files: write the student's folder (rename, rmtree)")
     _wrap(submission, "_score", "scoring")
-    _wrap(batch, "graded_again", "measure again")
+    _wrap(worker, "graded_again", "measure again")
     _wrap(referee, "tactic_positions", "probes: tactical positions")
     _wrap(host.PlayerProcess, "_request", _request_label)
     _wrap(host.PlayerProcess, "_start_posix", "process: fork and exec (Popen)")
@@ -147,9 +148,8 @@ def main() -> None:
                 counter.clear()
             began = time.perf_counter()
             out = Path(folder) / f"out{index}"
-            result = grade_batch(
-                [Entry(f"s{index:03d}", path)], assignment, rubric, out, seed=0, jobs=1
-            )
+            grading = Grading(assignment, rubric, 0, out)
+            result = grade_batch([Entry(f"s{index:03d}", path)], grading, jobs=1)
             wall = time.perf_counter() - began
             if index:
                 seen.append((dict(_totals), dict(_cpu), dict(_counts), wall, result.records[0]))

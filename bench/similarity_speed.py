@@ -2,22 +2,21 @@
 
     python bench/similarity_speed.py [--students 500] [--copies 10]
 
-Each submission is the starter's ``Teeko2Player`` with its methods, and the module's other
-functions, drawn at random from the kit's three honest Teeko2 players (the solution, the answer
-key, the example class's greedy player) and the starter, every name renamed and the functions
-shuffled; ``--copies`` of them are disguised copies of another student. Target (issue 25): the
-whole command, intake to pages, in at most a minute on 2 cores. Prints the command's wall
-time, the engine's share of it, and how the planted copies ranked.
+Each submission is the kit's starter with its TODO methods and a few helpers of the student's
+own, made up statement by statement (loops, tests, arithmetic, calls: about 150 lines, no two
+students alike but for what the starter gave them); ``--copies`` of them are copies of another
+student with every name renamed. No boilerplate is named: the starter is found from the
+class. Target (issue 25): the whole command, intake to pages, in at most a minute on 2 cores.
+Prints the command's wall and CPU time and how the planted copies ranked.
 """
 
 from __future__ import annotations
 
 import argparse
 import ast
-import importlib.util
 import random
+import resource
 import subprocess
-import sys
 import tempfile
 import time
 from pathlib import Path
@@ -25,28 +24,44 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def _greedy() -> str:
-    spec = importlib.util.spec_from_file_location(
-        "make_examples", ROOT / "examples" / "make_examples.py"
-    )
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["make_examples"] = module
-    spec.loader.exec_module(module)
-    return str(module.PLAYER)
+_METHODS = ("make_move", "succ", "heuristic_game_value", "max_value", "min_value")
 
 
-def _pieces(source: str) -> tuple[list[ast.stmt], list[ast.stmt]]:
-    """A file's module-level statements and its player class's methods."""
-    tree = ast.parse(source)
-    methods: list[ast.stmt] = []
-    top: list[ast.stmt] = []
-    for node in tree.body:
-        if isinstance(node, ast.ClassDef) and node.name == "Teeko2Player":
-            methods += [n for n in node.body if isinstance(n, ast.FunctionDef)]
-        elif not isinstance(node, ast.Expr):  # not the docstring
-            top.append(node)
-    return top, methods
+def _statement(rng: random.Random, depth: int = 0) -> list[str]:
+    """One statement of a student's own code, made up (loops, tests, arithmetic, calls)."""
+    names = ["state", "depth", "best", "row", "col", "count", "value", "piece", "moves"]
+    a, b = rng.choice(names), rng.choice(names)
+    shape = rng.randrange(6 if depth < 2 else 3)
+    if shape == 0:
+        return [f"{a} = {b} {rng.choice('+-*')} {rng.randrange(9)}"]
+    if shape == 1:
+        return [f"{a} = self.{rng.choice(_METHODS)}({b}, {rng.randrange(5)})"]
+    if shape == 2:
+        return [f"{a}.append(({b}, {rng.randrange(5)}))"]
+    inner = [f"    {line}" for _ in range(rng.randint(1, 3)) for line in _statement(rng, depth + 1)]
+    if shape == 3:
+        return [f"for {a} in range({rng.randrange(2, 6)}):", *inner]
+    if shape == 4:
+        return [f"if {a} {rng.choice(['<', '>', '==', '!='])} {b}:", *inner]
+    return [f"while {a} > {rng.randrange(5)}:", *inner, f"    {a} -= 1"]
+
+
+def _student(starter: str, rng: random.Random) -> str:
+    """The starter with its TODO methods and a few helpers of the student's own, each made
+    up: about 150 lines a student, no two alike but what the starter gave them."""
+    own = []
+    for name in [*_METHODS, *(f"helper_{n}" for n in range(rng.randint(2, 5)))]:
+        lines = [line for _ in range(rng.randint(6, 14)) for line in _statement(rng)]
+        own.append(f"def {name}(self, state, depth):\n" + "\n".join(f"    {x}" for x in lines))
+        own[-1] += f"\n    return {rng.choice(['best', 'value', 'count'])}\n"
+    tree = ast.parse(starter)
+    player = next(n for n in tree.body if isinstance(n, ast.ClassDef))
+    mine = [ast.parse(text).body[0] for text in own]
+    names = {m.name for m in mine if isinstance(m, ast.FunctionDef)}
+    player.body = [
+        n for n in player.body if not (isinstance(n, ast.FunctionDef) and n.name in names)
+    ] + mine
+    return ast.unparse(tree) + "\n"
 
 
 def _rename(tree: ast.Module, rng: random.Random) -> None:
@@ -61,18 +76,10 @@ def _rename(tree: ast.Module, rng: random.Random) -> None:
             node.arg = names.get(node.arg, node.arg)
 
 
-def _student(pools: list[tuple[list[ast.stmt], list[ast.stmt]]], rng: random.Random) -> str:
-    top: list[ast.stmt] = []
-    methods: list[ast.stmt] = []
-    for pool_top, pool_methods in pools:
-        top += rng.sample(pool_top, len(pool_top) // len(pools))
-        methods += rng.sample(pool_methods, len(pool_methods) // len(pools))
-    rng.shuffle(top)
-    rng.shuffle(methods)
-    player = ast.ClassDef("Teeko2Player", [], [], methods or [ast.Pass()], [])
-    tree = ast.Module([*top, player], [])
-    _rename(tree, rng)
-    return ast.unparse(ast.fix_missing_locations(tree)) + "\n"
+def _children_cpu() -> float:
+    """CPU seconds of the finished child processes so far (the command's own time)."""
+    used = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return used.ru_utime + used.ru_stime
 
 
 def main() -> None:
@@ -81,17 +88,11 @@ def main() -> None:
     parser.add_argument("--copies", type=int, default=10)
     args = parser.parse_args()
     rng = random.Random(25)
-    sources = [
-        (ROOT / "solution" / "teeko2" / "game.py").read_text(),
-        (ROOT / "answer_key" / "teeko2" / "game.py").read_text(),
-        _greedy(),
-        (ROOT / "starter" / "teeko2" / "game.py").read_text(),
-    ]
-    pools = [_pieces(s) for s in sources]
+    starter = (ROOT / "starter" / "teeko2" / "game.py").read_text()
     with tempfile.TemporaryDirectory() as folder:
         class_dir, out = Path(folder) / "class", Path(folder) / "out"
         class_dir.mkdir()
-        texts = [_student(pools, rng) for _ in range(args.students - args.copies)]
+        texts = [_student(starter, rng) for _ in range(args.students - args.copies)]
         copies = []
         for _ in range(args.copies):
             original = rng.randrange(len(texts))
@@ -102,15 +103,18 @@ def main() -> None:
         for index, text in enumerate(texts):
             (class_dir / f"s{index:03d}.py").write_text(text)
         command = ["autograder", "similarity", str(class_dir), "-a", "teeko2", "--out", str(out)]
-        began = time.perf_counter()
+        command += ["--no-starter"]
+        began, used = time.perf_counter(), _children_cpu()
         done = subprocess.run(command, capture_output=True, text=True, check=True)
-        seconds = time.perf_counter() - began
+        seconds, cpu = time.perf_counter() - began, _children_cpu() - used
         rows = (out / "similarity.csv").read_text().splitlines()[1:]
         ranked = [tuple(row.split(",")[:2]) for row in rows]
         places = sorted(ranked.index(pair) + 1 for pair in copies if pair in ranked)
         flagged = sum(row.endswith(",yes") for row in rows)
     print(done.stderr.strip())
-    print(f"{args.students} submissions: {seconds:.1f} s wall for the whole command")
+    print(
+        f"{args.students} submissions: {seconds:.1f} s wall for the whole command, {cpu:.1f} s CPU"
+    )
     print(f"planted copies ranked {places} of {len(rows)} pairs; {flagged} pairs flagged")
 
 

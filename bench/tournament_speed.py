@@ -4,8 +4,8 @@ cluster started on this machine, and what going through Dask costs per game.
     python bench/tournament_speed.py [--students 6]
 
 The class is N copies of the answer key (a fixed-depth minimax: its games do not depend on
-the machine's speed, so all three ways must give the same table), round robin, both colours:
-N * (N - 1) games. The Dask overhead per game is the
+the machine's speed, so all three ways must give the same table), round robin, both colours,
+from the rubric's openings: N * (N - 1) games per opening. The Dask overhead per game is the
 cluster's wall time times its 2 workers, less the time the games took inside their tasks,
 per game: scheduling, sending the submissions, and sending the replay back.
 """
@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from autograder.classroom.cluster import Cluster
+from autograder.classroom.openings import fair_openings
 from autograder.classroom.tournament import GameTask, Player, play_game, run_tournament
 from autograder.games import find_assignment
 from autograder.grading.rubric import load_rubric
@@ -74,7 +75,11 @@ def main() -> None:
     assignment = find_assignment("teeko2")
     rubric = load_rubric(None, assignment.pack)
     players = _players(args.students)
-    games = args.students * (args.students - 1)
+    games = (
+        args.students
+        * (args.students - 1)
+        * len(fair_openings(assignment, rubric.openings, rubric.opening_plies, 0))
+    )
     tables = {}
     inside: dict[str, float] = {}
     walls: dict[str, float] = {}

@@ -23,7 +23,8 @@ from autograder.games.pack import Assignment
 from autograder.games.teeko.solved import ENV_VAR, Oracle, cache_path, load
 from autograder.grading.rubric import Rubric, load_rubric
 from autograder.play.launch import Launch, Limits
-from autograder.play.sandbox import Protections, available
+from autograder.play.sandbox import INSTALL_BWRAP, Protections, available
+from tests.browser import SKIP_MESSAGE as BROWSER_MISSING
 
 ROOT = Path(__file__).resolve().parent.parent
 SOLUTIONS = {
@@ -84,6 +85,23 @@ def long_first(items: list[pytest.Item], workers: int) -> list[pytest.Item]:
         ordered += share + rest[:take]
         del rest[:take]
     return ordered + rest
+
+
+# Skip reasons that only mean "install it": CI installs bubblewrap and Chromium (.ci/run), so
+# there (CI=true) such a skip is a failure, not a test quietly left out.
+INSTALLED_IN_CI = (INSTALL_BWRAP, BROWSER_MISSING)
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[None]:
+    outcome = yield
+    report = outcome.get_result()  # type: ignore[attr-defined]
+    if report.skipped and os.environ.get("CI") == "true":
+        longrepr = report.longrepr
+        reason = str(longrepr[2] if isinstance(longrepr, tuple) else longrepr)
+        if any(install in reason for install in INSTALLED_IN_CI):
+            report.outcome = "failed"
+            report.longrepr = f"CI=true, so this may not skip: {reason}"
 
 
 def pytest_runtest_setup(item: pytest.Item) -> None:
@@ -200,14 +218,28 @@ def make_submission(tmp_path: Path) -> Callable[..., Path]:
     return make
 
 
+def own_timeout(request: pytest.FixtureRequest) -> float:
+    """The test's own time limit (its ``timeout`` mark, else the configured one), in seconds."""
+    mark = request.node.get_closest_marker("timeout")
+    if mark is not None and mark.args:
+        return float(mark.args[0])
+    return float(request.config.getini("timeout") or 300)
+
+
 @pytest.fixture
-def run_cli() -> Callable[..., CliRun]:
-    """Run ``python -m autograder ARGS`` in a real process; echo its output when it fails."""
+def run_cli(request: pytest.FixtureRequest) -> Callable[..., CliRun]:
+    """Run ``python -m autograder ARGS`` in a real process; echo its output when it fails. The
+    process may take as long as the test may (less a little, to say what it was doing): a
+    busy machine slows both alike."""
+    limit = max(30.0, own_timeout(request) - 20)
 
     def run(
-        *args: str, expect_ok: bool = True, timeout: float = 600, env: dict[str, str] | None = None
+        *args: str,
+        expect_ok: bool = True,
+        timeout: float | None = None,
+        env: dict[str, str] | None = None,
     ) -> CliRun:
-        done = autograder_process(args, env, timeout)
+        done = autograder_process(args, env, timeout or limit)
         if expect_ok and done.returncode != 0:
             print(done.stdout, done.stderr, sep="\n")
         return CliRun(done.returncode, done.stdout, done.stderr)

@@ -33,6 +33,7 @@ import stat
 import string
 import textwrap
 import zipfile
+import zlib
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -56,6 +57,7 @@ __all__ = [
     "PATIENT_RUBRIC",
     "FULL",
     "FORGERS",
+    "LOOK",
     "ZERO",
     "quick_rubric",
 ]
@@ -379,7 +381,7 @@ _try("loopback", lambda: _socket.create_connection(("127.0.0.1", 22), timeout=1)
 )
 _REMOUNT = """
 _results = []
-try:  # the system calls need ctypes, which the audit hook refuses; seccomp stands behind it
+try:  # seccomp refuses unshare, and the process has no capability to mount
     import ctypes as _ctypes
 
     _libc = _ctypes.CDLL(None, use_errno=True)
@@ -708,8 +710,9 @@ _Square = _namedtuple("Square", "row col")
 
 # How a forger finds the kit's code in its own process: the globals of the runner's driver
 # (``make_handlers``' module) and of the wire protocol (``encode``'s), which answer the
-# grader's questions. Each route is tried in turn; the audit hook refuses each and the report
-# names it. ``$routes`` is the tuple of routes an entry tries.
+# grader's questions. Each route is tried in turn, and the best taken: inside its own process a
+# submission reaches what it likes (docs/sandbox.md, "The submission's own word"); the grader
+# lists each route under "needs a look" from the source. ``$routes`` is the tuple it tries.
 _FIND_THE_KIT = """
 import gc as _gc
 import sys as _sys
@@ -784,24 +787,14 @@ def _find(wanted):  # the most any route found
 """
 _ROUTES = "(_by_main, _by_stack, _by_traceback, _by_gc)"
 _THROUGH_A_SIGNAL = _FIND_THE_KIT.replace("$routes", "(_by_signal,)")
-BOARD_ABC_STARTER = {"boards": 7} | dict.fromkeys(
-    (
-        "rules",
-        "state",
-        "format",
-        "time",
-        "wins",
-        "search",
-        "chapter",
-        "tactics",
-        "output",
-        "packaging",
-    ),
-    0,
-)
+# What the reference solution gets as the book's homework (the forgers answer with it)
+BOARD_ABC_REFERENCE = {
+    **{"rules": 8, "state": 4, "format": 4, "time": 4, "wins": 8, "boards": 42, "search": 25},
+    **{"chapter": 0, "tactics": 5, "output": 0, "packaging": 0},
+}
 _BOARD_ABC = ROOT / "starter" / "board-abc"
-# The runner's own channel, reached through the frame a signal handler is handed (the route
-# the audit hook cannot see: docs/sandbox.md): its replies are sent twice, or made to lie.
+# The runner's own channel, reached through the frame a signal handler is handed: its replies
+# are sent twice, or made to lie. The host sees both from outside.
 _ANSWERS_EARLY = """
 _kit = _find({"protocol": "receive"})
 if _kit:
@@ -928,11 +921,40 @@ _attempt("referrers", lambda: _gc.get_referrers(_sys))
 _attempt("code", lambda: _attempt.__code__.replace())
 _attempt("hook", lambda: _sys.addaudithook(lambda *args: None))
 """
-_REFUSED_ROUTES = (
-    "the grader refused what could reach into the grader (no points taken): walked the call "
-    "stack (sys._getframe); read a frame (traceback.tb_frame); searched the grader's objects "
-    "(gc.get_objects)"
-)
+# Prints in make_move after reaching the runner (by the collector and by frames) and replacing
+# what it could: its flush and reply functions, its own ``os.write``, the wire's ``send``,
+# ``os.write`` and ``print``. A runner that flushed printed text before each reply printed
+# nothing of it then (it stayed in ``sys.stdout``'s buffer until the process was killed). The
+# host reads the pipes, unbuffered: what reaches descriptor 1 is printed, as a plain print is.
+_SILENCES_THE_RUNNER = """
+import builtins as _builtins
+import gc as _gc
+
+
+def _runner_globals():
+    found = [s for s in _gc.get_objects() if isinstance(s, dict) and "_reply" in s]
+    frame = _sys._getframe()
+    while frame is not None:
+        if "_reply" in frame.f_globals:
+            found.append(frame.f_globals)
+        frame = frame.f_back
+    return found
+
+
+for _space in _runner_globals():
+    _real_reply = _space["_reply"]
+    _space["_reply"] = lambda fd, reply, number, _real=_real_reply: _real(fd, reply, number)
+    _space["_flush"] = lambda: None
+    _space["_write"] = lambda fd, data: len(data)
+    _wire = _space.get("protocol")
+    if _wire is not None:
+        _wire.send = lambda fd, message, _real=_wire.send: _real(fd, message)
+_os.write = lambda fd, data: len(data)
+_real_print = _builtins.print
+_builtins.print = lambda *args, **kwargs: _real_print(*args, **kwargs)
+"""
+_HIDDEN = "print('thinking, hidden in a compressed string')"
+LOOK = "Needs a look (no points taken): "
 FORGERS = (
     "forges-board-abc-checks-from-inside",
     "forges-state-and-format-from-inside",
@@ -1039,6 +1061,7 @@ ATTACKS: dict[str, Attack] = {
         in_move_phase("while True:\n    pass"),
         _grade(**MOVE_PHASE_TIMEOUT),
         "make_move was still running after 2 s and was stopped",
+        seconds=45.0,  # two calls in a row computing to the limit, on a busy machine's wall
     ),
     "sleeps-ignoring-signals": Attack(
         "time",
@@ -1070,9 +1093,8 @@ ATTACKS: dict[str, Attack] = {
     "answers-before-the-request": Attack(
         "time",
         patched(prelude=_THROUGH_A_SIGNAL + _ANSWERS_EARLY),
-        FULL,  # the signal handler is handed no frame: the runner's channel is out of reach
-        "won 2 of 2",
-        same_games_as="honest",
+        ZERO,  # each reply sent twice: the second is a stray reply, or waits before a request
+        "the submission wrote into the grader's private pipe",
     ),
     "steals-cpu-with-busy-processes": Attack(
         "time",
@@ -1344,22 +1366,24 @@ ATTACKS: dict[str, Attack] = {
         "files",
         patched(prelude=_REMOUNT),
         _grade(**PRINTED),
-        "escape attempts: ['RefusedByGrader', 'FileNotFoundError']",
+        "escape attempts: [-1, -1, -1, -1, -1, -1, 'FileNotFoundError']",
         absent=("$here/$marker",),
         needs=FENCE,
     ),
     # -- forging inside the child: the runner and the driver patched through introspection ------
+    # What only the child sees is the submission's own word: the forger gets what it forges,
+    # with the reference solution handed in beside it, and is listed under "needs a look".
     "forges-board-abc-checks-from-inside": Attack(
         "grader",
         _forged_board_abc(_ROUTES),
-        BOARD_ABC_STARTER,  # what the same starter gets without the forger
-        _REFUSED_ROUTES,
+        BOARD_ABC_REFERENCE,
+        LOOK + "_forge.py line 23: reads another frame (f_back)",
         assignment="board-abc",
         rubric=COURSE_RUBRIC,
         seconds=120.0,
     ),
     "forges-state-and-format-from-inside": Attack(
-        "grader", _forged_teeko(_ROUTES), _grade(state=5, format=5), _REFUSED_ROUTES
+        "grader", _forged_teeko(_ROUTES), FULL, "reads another frame (f_back)"
     ),
     "forges-format-through-the-runners-module": Attack(
         "grader",
@@ -1371,24 +1395,16 @@ ATTACKS: dict[str, Attack] = {
         "grader",
         patched(prelude=_REACHES_IN_BY_OTHER_MEANS),
         _grade(**PRINTED),
-        # each attempt is refused and named (the printed lines say so too, cut to three)
-        "the grader refused what could reach into the grader (no points taken): opened a "
-        "process's memory (/proc/.../mem); used ctypes (ctypes.string_at); installed a tracer "
-        "(sys.settrace); installed a profiler (sys.setprofile); read the threads' frames "
-        "(sys._current_frames); searched the grader's objects (gc.get_referrers); built a code "
-        "object (code.__new__); added an audit hook (sys.addaudithook)",
+        # what it printed is its own business; the source is listed under "needs a look"
+        "reads every thread's frame (sys._current_frames)",
     ),
     "forges-state-and-format-through-a-signal-handler": Attack(
-        "grader",
-        _forged_teeko("(_by_signal,)"),
-        _grade(state=5, format=5),
-        "each square should be a tuple (row, col), got [",
+        "grader", _forged_teeko("(_by_signal,)"), FULL, "reads another frame (f_back)"
     ),
-    # a signal handler is handed the frame it interrupted: behind the runner's trampoline, None
     "forges-board-abc-checks-through-a-signal-handler": Attack(
         "grader",
         _forged_board_abc("(_by_signal,)"),
-        BOARD_ABC_STARTER,
+        BOARD_ABC_REFERENCE,
         "also handed in: _forge.py, _ref/board.py, _ref/connectfour.py, _ref/minimax.py, "
         "_ref/tictactoe.py",
         assignment="board-abc",
@@ -1426,6 +1442,20 @@ ATTACKS: dict[str, Attack] = {
     "patches-the-autograder-package": Attack(
         "grader", patched(prelude=_PATCH_KIT), FULL, "won 2 of 2", same_games_as="honest"
     ),
+    "silences-the-runner": Attack(
+        "grader",
+        patched('print("thinking")', prelude=_SILENCES_THE_RUNNER),
+        _grade(**PRINTED),  # as a plain print
+        "printed: thinking",
+    ),
+    "hides-its-code-compressed": Attack(
+        "grader",
+        patched(
+            prelude=f"import zlib\nexec(zlib.decompress({zlib.compress(_HIDDEN.encode())!r}))\n"
+        ),
+        _grade(**PRINTED),
+        "runs decoded code: exec() of zlib.decompress(...)",
+    ),
     "writes-garbage-into-the-channel": Attack(
         "grader",
         patched(prelude=_CHANNEL_GARBAGE),
@@ -1447,8 +1477,7 @@ ATTACKS: dict[str, Attack] = {
     "lies-in-its-replies": Attack(
         "grader",
         patched(prelude=_THROUGH_A_SIGNAL + _LYING_SYNC),
-        FULL,  # no frame from a signal handler: the channel is out of reach (and the host
-        # reads only what it expects, of the type it expects)
+        FULL,  # the host reads only what it expects, of the type it expects
         "won 2 of 2",
         same_games_as="honest",
     ),

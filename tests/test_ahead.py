@@ -11,6 +11,7 @@ import pytest
 
 from autograder.classroom.batch import grade_batch
 from autograder.classroom.records import Entry
+from autograder.classroom.worker import Grading
 from autograder.games import find_assignment
 from autograder.grading.rubric import load_rubric
 from autograder.play.ahead import Ahead
@@ -140,7 +141,7 @@ def test_a_batch_leaves_no_process_and_no_cgroup_behind(tmp_path, monkeypatch):
         (folder / f"s{index}.py").write_text(fast_solution("teeko2", budget=0.01))
         entries.append(Entry(f"s{index}", folder / f"s{index}.py"))
     before = set(_cgroups_left())
-    result = grade_batch(entries, assignment, rubric, tmp_path / "out", seed=0, jobs=2)
+    result = grade_batch(entries, Grading(assignment, rubric, 0, tmp_path / "out"), jobs=2)
     assert [r.score for r in result.records] == [100, 100, 100]
     assert len(started) == 3 * planned_processes(rubric.plan, bool(rubric.checks))
     assert _gone(lambda: not _carrying(str(scratch))), "a process outlived its batch"

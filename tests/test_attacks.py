@@ -44,6 +44,7 @@ from tests.corpus import (
     FORGERS,
     HONEST,
     LONG_CLASS_NAME,
+    LOOK,
     PATIENT_RUBRIC,
     Attack,
     Context,
@@ -310,7 +311,17 @@ def test_an_attack_gets_its_grade_and_its_message(name: str, arena: Arena) -> No
     assert run.results["score"] == attack.total
     assert _words(ctx.fill(attack.message)) in run.seen, run.stdout
     assert "Traceback" not in run.stdout + run.stderr
-    assert run.seconds < attack.seconds, f"the check took {run.seconds:.1f} s"
+    allowed = attack.seconds * _load_per_core()  # a busy machine stretches any wall time
+    assert run.seconds < allowed, f"the check took {run.seconds:.1f} s (allowed {allowed:.0f} s)"
+
+
+def _load_per_core() -> float:
+    """How many times oversubscribed this machine's cores were over the last minute, at least
+    1: how much longer the same work takes in wall time (the kit stretches its own backstops
+    by it: docs/sandbox.md). Beside two CPU burners per core and other work, the check of
+    holds-memory-in-memfd took 31.1 s (at load 20 on 2 cores)."""
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    return max(1.0, os.getloadavg()[0] / (cores or 1))
 
 
 @pytest.mark.slow
@@ -368,19 +379,32 @@ def test_patching_the_grader_from_inside_changes_no_game(name: str, arena: Arena
     assert games == expected
 
 
+LOOKED_AT = (
+    *FORGERS,
+    "silences-the-runner",
+    "hides-its-code-compressed",
+    "reaches-into-the-grader-by-other-means",
+    "remounts-and-unshares-to-escape",
+)
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize("name", FORGERS)
-def test_a_forger_inside_the_child_is_in_sight_of_the_grader(name: str, arena: Arena) -> None:
-    """Its extra files are listed under packaging, and each introspection the audit hook
-    refused is named there, one evidence line each."""
+@pytest.mark.parametrize("name", [_param(n) for n in LOOKED_AT])
+def test_code_that_reaches_into_the_runner_is_listed_under_needs_a_look(
+    name: str, arena: Arena
+) -> None:
+    """Nothing inside the process refuses it: the grader reads the source, and each report
+    lists what it found, a line each, with no points taken (results.json's output and
+    extra_data; the forgers' extra files are listed under packaging too)."""
     run, _ = arena.check(name)
     assert run.results is not None
-    packaging = {t["tags"][0]: t["output"] for t in run.results["tests"]}["packaging"]
+    found = run.results["extra_data"]["needs_look"]
+    assert found and all(line.startswith(("game.py line ", "_forge.py line ")) for line in found)
+    assert all(f"{LOOK}{line}" in run.results["output"] for line in found)
+    assert "needs a look (no points taken)" in run.stdout
     if ATTACKS[name].assignment == "board-abc":
+        packaging = {t["tags"][0]: t["output"] for t in run.results["tests"]}["packaging"]
         assert "also handed in: _forge.py, _ref/board.py, _ref/connectfour.py" in packaging
-    if "signal" not in name:
-        for what in ("sys._getframe", "traceback.tb_frame", "gc.get_objects"):
-            assert "refused: " in packaging and what in packaging
 
 
 # ---- archives: refused by ``check`` in one line ---------------------------------------------
@@ -748,15 +772,15 @@ def _slowest(out: Path, student: str) -> float:
     return float(record["slowest_seconds"])
 
 
-def _median_move(out: Path, student: str) -> float:
-    """The median time of the student's moves in its graded games (the records keep each)."""
+def _moves(out: Path, student: str) -> list[float]:
+    """The times of the student's moves in its graded games (the records keep each)."""
     record = json.loads((out / "students" / student / "record.json").read_text())
-    times = [m["seconds"] for g in record["games"] for m in g["moves"] if m["seconds"] is not None]
-    return statistics.median(times)
+    return [m["seconds"] for g in record["games"] for m in g["moves"] if m["seconds"] is not None]
 
 
 @pytest.mark.slow
 @pytest.mark.serial  # compares move times alone and beside the thief
+@pytest.mark.timeout(1200)  # four batches: 291 s beside two CPU burners per core at load 23
 @needs_cgroups
 def test_a_cpu_thief_does_not_slow_the_student_graded_beside_it(arena: Arena) -> None:
     """``--jobs 2``: the neighbour's slowest move, graded beside a submission that leaves three
@@ -764,27 +788,37 @@ def test_a_cpu_thief_does_not_slow_the_student_graded_beside_it(arena: Arena) ->
     Unconfined, five busy processes share two cores and the neighbour's move takes about 2.5
     times as long; the margin is for the rest of a shared CI machine (on a loaded machine the
     two runs measured 0.57 s and 0.86 s). Its median move, steadier than the slowest, stays
-    within 25% (on a quiet machine three runs measured 0.81 to 1.00 times the median alone)."""
+    within 25% (on a quiet machine three runs measured 0.81 to 1.00 times the median alone).
+    Both are its own time, as the rubric judges it (the records' moves carry that time), and
+    each side is graded twice, alone, beside, beside, alone, so that both meet the same
+    machine: beside two CPU burners per core and other work, the same steady move's own time
+    drifted from 0.17 s to 0.23 s between two runs a minute apart, one of each."""
     arena.settle()
-    ctx = arena.context(arena.base, arena.base, arena.base / "x.py", "teeko-attack-thief")
+    # its own marker: another run of this test on the machine has thieves of its own
+    marker = f"teeko-attack-thief-{uuid.uuid4().hex[:8]}"
+    ctx = arena.context(arena.base, arena.base, arena.base / "x.py", marker)
     thief = ctx.fill(ATTACKS["steals-cpu-with-busy-processes"].payload) + _STEADY
-    for label, students in (
-        ("alone", {"neighbour": HONEST + _STEADY}),
-        ("beside", {"neighbour": HONEST + _STEADY, "thief": thief}),
-    ):
-        folder = arena.base / "thief" / label
+    slowest: dict[str, list[float]] = {"alone": [], "beside": []}
+    moves: dict[str, list[float]] = {"alone": [], "beside": []}
+    for index, label in enumerate(("alone", "beside", "beside", "alone")):
+        students = {"neighbour": HONEST + _STEADY}
+        if label == "beside":
+            students["thief"] = thief
+        folder = arena.base / "thief" / f"{label}{index}"
         folder.mkdir(parents=True)
         for student, source in students.items():
             (folder / f"{student}.py").write_text(source)
-        run = _grade(folder, arena.base / "thief" / f"{label}-out", arena.rubric)
+        out = arena.base / "thief" / f"{label}{index}-out"
+        run = _grade(folder, out, arena.rubric)
         assert run.returncode == 0, run.stderr
-    alone = _slowest(arena.base / "thief" / "alone-out", "neighbour")
-    beside = _slowest(arena.base / "thief" / "beside-out", "neighbour")
+        slowest[label].append(_slowest(out, "neighbour"))
+        moves[label] += _moves(out, "neighbour")
+    alone, beside = max(slowest["alone"]), max(slowest["beside"])
     assert beside <= alone * 1.75, f"alone {alone:.3f} s, beside the thief {beside:.3f} s"
-    typical_alone = _median_move(arena.base / "thief" / "alone-out", "neighbour")
-    typical_beside = _median_move(arena.base / "thief" / "beside-out", "neighbour")
+    typical_alone = statistics.median(moves["alone"])
+    typical_beside = statistics.median(moves["beside"])
     assert typical_beside <= typical_alone * 1.25, (typical_alone, typical_beside)
-    assert _survivors("teeko-attack-thief") == []
+    assert _survivors(marker) == []
 
 
 def test_a_folder_with_a_huge_helper_is_refused_in_one_line(tmp_path: Path) -> None:

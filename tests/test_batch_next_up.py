@@ -1,14 +1,13 @@
 """The batch stages the next student and starts its first process while others are graded
-(``batch._NextUp``), with stand-in processes: who is staged, what is handed to whom, and that
+(``staging.NextUp``), with stand-in processes: who is staged, what is handed to whom, and that
 nothing staged outlives the batch."""
 
 from __future__ import annotations
 
-import threading
 from pathlib import Path
 
-from autograder.classroom import batch
 from autograder.classroom.records import Entry
+from autograder.classroom.staging import NextUp
 from autograder.games import find_assignment
 from autograder.grading.rubric import load_rubric
 
@@ -47,21 +46,21 @@ class _Processes:
         return spawn
 
 
-def _jobs(tmp_path: Path, *names: str) -> list[batch._Job]:
+def _jobs(tmp_path: Path, *names: str) -> list[Entry]:
     jobs = []
     for name in names:
         path = tmp_path / f"{name}.py"
         path.write_text("class Teeko2Player:\n    pass\n" if name != "broken" else "")
         if name == "broken":
             path.unlink()  # gone before its turn: it cannot be staged
-        jobs.append(batch._Job(Entry(name, path), None, None, threading.Event()))  # type: ignore[arg-type]
+        jobs.append(Entry(name, path))
     return jobs
 
 
 def test_the_next_student_is_staged_with_its_process_up_and_handed_to_its_worker(tmp_path):
     processes = _Processes()
     first, second, third = _jobs(tmp_path, "ada", "ben", "cy")
-    next_up = batch._NextUp([first, second, third], ASSIGNMENT, RUBRIC, processes, 1)
+    next_up = NextUp([first, second, third], ASSIGNMENT, RUBRIC, processes, 1)
     assert next_up.take(first) is None  # the first worker stages its own
     next_up.stage_next()
     assert [p.up for p in processes.started] == [True]
@@ -81,7 +80,7 @@ def test_the_next_student_is_staged_with_its_process_up_and_handed_to_its_worker
 def test_a_process_started_ahead_that_no_grading_took_is_closed_by_its_worker(tmp_path):
     processes = _Processes()
     first, second = _jobs(tmp_path, "ada", "ben")
-    next_up = batch._NextUp([first, second], ASSIGNMENT, RUBRIC, processes, 1)
+    next_up = NextUp([first, second], ASSIGNMENT, RUBRIC, processes, 1)
     next_up.take(first)
     next_up.stage_next()
     handed = next_up.take(second)
@@ -94,7 +93,7 @@ def test_a_process_started_ahead_that_no_grading_took_is_closed_by_its_worker(tm
 def test_only_one_student_per_worker_waits_and_the_rest_are_closed_at_the_end(tmp_path):
     processes = _Processes()
     jobs = _jobs(tmp_path, "ada", "ben", "cy", "dee", "eve")
-    next_up = batch._NextUp(jobs, ASSIGNMENT, RUBRIC, processes, 2)
+    next_up = NextUp(jobs, ASSIGNMENT, RUBRIC, processes, 2)
     next_up.take(jobs[0])
     for _ in range(4):
         next_up.stage_next()
@@ -114,7 +113,7 @@ def test_only_one_student_per_worker_waits_and_the_rest_are_closed_at_the_end(tm
 def test_a_student_taken_before_its_staging_ended_is_not_left_staged(tmp_path):
     processes = _Processes()
     first, second = _jobs(tmp_path, "ada", "ben")
-    next_up = batch._NextUp([first, second], ASSIGNMENT, RUBRIC, processes, 1)
+    next_up = NextUp([first, second], ASSIGNMENT, RUBRIC, processes, 1)
     next_up.take(first)
     spawner = processes.spawner
 
@@ -130,7 +129,7 @@ def test_a_student_taken_before_its_staging_ended_is_not_left_staged(tmp_path):
 def test_a_student_that_cannot_be_staged_is_left_for_its_worker_to_report(tmp_path):
     processes = _Processes()
     first, broken, last = _jobs(tmp_path, "ada", "broken", "cy")
-    next_up = batch._NextUp([first, broken, last], ASSIGNMENT, RUBRIC, processes, 1)
+    next_up = NextUp([first, broken, last], ASSIGNMENT, RUBRIC, processes, 1)
     next_up.take(first)
     next_up.stage_next()
     assert processes.started == []

@@ -8,6 +8,7 @@ import contextlib
 import functools
 import http.server
 import json
+import re
 import threading
 import time
 from collections.abc import Iterator
@@ -106,12 +107,62 @@ def test_a_whole_game_in_the_browser_ends_with_its_result(served):
                 column = (column + 1) % 7  # that column is full: the page said so
         assert body().get_attribute("data-over") == "yes"
         over = driver.find_element("id", "over").text
-        assert over in (
-            "game over: the AI (yellow) won",
-            "game over: you (red) won",
-            "game over: a draw",
-        )
+        # the ending in the engine's words: who won and how, or why it is a draw
+        assert re.fullmatch(
+            r"game over: ((the AI \(yellow\)|you \(red\)) (won|completed a line) .+|.*draw.*)",
+            over,
+        ), over
         assert "Traceback" not in driver.page_source
+        assert body().text.count("game over") == 1, "the end of the game is said once"
+
+
+def _selected(driver) -> str:  # type: ignore[no-untyped-def]
+    from selenium.webdriver.support.select import Select
+
+    return str(Select(driver.find_element("id", "side")).first_selected_option.text)
+
+
+def _started(driver, body) -> None:  # type: ignore[no-untyped-def]
+    """Press start and wait for the new game's first drawing."""
+    driver.execute_script("document.body.dataset.plies='starting'")
+    driver.find_element("id", "new").click()
+    _wait(driver, lambda: body().get_attribute("data-plies") != "starting")
+    _wait(driver, lambda: body().get_attribute("data-busy") == "no")
+
+
+def test_the_selector_shows_the_side_the_ai_plays_and_the_moves_are_counted_once(served):
+    """The page opens on a game where the AI plays yellow: the selector says so, and
+    pressing start as it stands keeps the sides. Choosing red starts a game where the AI
+    moves first, and its move is listed once, numbered once."""
+    with headless_chromium() as driver:
+        driver.get(served)
+        body = lambda: driver.find_element("tag name", "body")  # noqa: E731
+        who = lambda: driver.find_element("id", "who").text  # noqa: E731
+        _wait(driver, lambda: body().get_attribute("data-plies") == "0")
+        assert (_selected(driver), who()) == (
+            "yellow",
+            "the AI plays yellow; you play the other side",
+        )
+        _started(driver, body)
+        assert (_selected(driver), who()) == (
+            "yellow",
+            "the AI plays yellow; you play the other side",
+        )
+        assert play_state(served)["ai"] == "yellow"
+        from selenium.webdriver.support.select import Select
+
+        Select(driver.find_element("id", "side")).select_by_visible_text("red")
+        _started(driver, body)
+        assert (_selected(driver), who()) == ("red", "the AI plays red; you play the other side")
+        assert body().get_attribute("data-plies") == "1"
+        (item,) = driver.find_elements("css selector", "#moves li")
+        assert item.text.startswith("1. red: "), item.text
+        marker = driver.execute_script(
+            "const s=getComputedStyle(arguments[0]);"
+            "return s.display==='list-item'&&s.listStyleType!=='none'",
+            item,
+        )
+        assert not marker, "the list numbers the move a second time"
 
 
 # The attacks a web page can make on the play server, in a real browser: Chromium resolves

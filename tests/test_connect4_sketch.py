@@ -5,7 +5,6 @@ and as a zip."""
 
 from __future__ import annotations
 
-import argparse
 import json
 import shutil
 import subprocess
@@ -15,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from autograder import cli
+from autograder.classroom.check import open_one
 from autograder.classroom.intake import holds_files, open_submission
 from autograder.errors import GraderError
 from autograder.games import find_assignment
@@ -123,20 +122,16 @@ def test_a_sketch_folder_graded_as_another_homework_is_told_which_one(run_cli):
 def test_a_board_homework_with_a_gameboard_file_stays_the_board_homework(tmp_path):
     """The book's exercise 3 keeps one GameBoard class, perhaps in gameBoard.py: with the
     book's minimax.py beside it, the folder is the Board homework, not the sketch."""
-    import argparse
-
-    from autograder.cli import _open
-
     folder = tmp_path / "student"
     shutil.copytree(ROOT / "solution" / "board-abc", folder)
     shutil.copy(ROOT / "tests/data/board_abc_exercise3/gameboard.txt", folder / "gameBoard.py")
     work = tmp_path / "work"
     work.mkdir()
-    _, assignment, _ = _open(argparse.Namespace(submission=str(folder), assignment=None), work)
+    _, assignment, _ = open_one(folder, None, work)
     assert assignment.name == "board-abc"
     sketch = tmp_path / "work2"
     sketch.mkdir()
-    _, assignment, _ = _open(argparse.Namespace(submission=str(SEED), assignment=None), sketch)
+    _, assignment, _ = open_one(SEED, None, sketch)
     assert assignment.name == "connect4-sketch"
 
 
@@ -276,9 +271,7 @@ def _zipped(folder: Path, target: Path) -> Path:
 
 def _staged(path: Path, work: Path) -> tuple[str, tuple[str, ...], dict[str, bytes]]:
     """What ``check`` grades for ``path``: its assignment, its notes and the staged files."""
-    submission, assignment, notes = cli._open(
-        argparse.Namespace(assignment=None, submission=str(path)), str(work)
-    )
+    submission, assignment, notes = open_one(path, None, Path(work))
     root = submission.source_dir
     files = {str(p.relative_to(root)): p.read_bytes() for p in root.rglob("*") if p.is_file()}
     return assignment.name, notes, files

@@ -9,7 +9,7 @@ import shlex
 import pytest
 
 from autograder.games import find_assignment
-from autograder.games.teeko.opponents import greedy_opponent, minimax_opponent
+from autograder.games.teeko.opponents import OPPONENTS, greedy_opponent
 from autograder.games.teeko.rules import (
     Move,
     legal_moves,
@@ -78,7 +78,7 @@ def test_the_greedy_opponent_takes_a_win_and_blocks_one():
 
 
 def test_the_minimax_opponent_takes_a_win():
-    assert minimax_opponent(2)(BLACK_WINS_NOW, random.Random(0)) == Move(square(0, 3))
+    assert OPPONENTS["minimax2"][1](BLACK_WINS_NOW, random.Random(0)) == Move(square(0, 3))
 
 
 def test_puzzle_kinds_and_solutions():

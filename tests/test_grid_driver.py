@@ -59,13 +59,12 @@ def _seated(grid: Grid, side: str) -> tuple[dict[str, Any], list[Any]]:
 OTHELLO_LIKE = Grid(pieces=("b", "w"), move=cell, shape=(4, 4), fit_start=True, pass_move="pass")
 
 
-def test_moves_tell_every_ply_since_the_players_own_move_in_order_and_skip_passes():
+def test_plies_are_told_by_the_side_that_made_them_in_order_and_passes_are_skipped():
     """White's tracker is told its own move, black's, its own forced pass (not told: it
     changes no square) and black's next move: its board keeps step, no drift."""
     handlers, (player,) = _seated(OTHELLO_LIKE, "w")
     state = _board((0, 1, "w"), (2, 2, "b"), (3, 0, "b"))
-    # opp, which the drivers before passes read, holds black's last move only
-    sync = {"own": [0, 1], "moves": [[2, 2], "pass", [3, 0]], "opp": [3, 0], "state": state}
+    sync = {"plies": [["w", [0, 1]], ["b", [2, 2]], ["w", "pass"], ["b", [3, 0]]], "state": state}
     assert handlers["sync"](sync) == {"ok": True, "notes": []}
     assert player.told == [
         ("place_piece", (0, 1)),
@@ -74,31 +73,48 @@ def test_moves_tell_every_ply_since_the_players_own_move_in_order_and_skip_passe
     ]
 
 
-def test_before_its_first_move_the_plies_start_with_the_first_side():
-    """Black, first to move, had to pass at once: its pass, then white's move, white's
-    told as the opponent's."""
+def test_a_side_that_moves_twice_in_a_row_is_told_twice_as_itself():
+    """Kalah's extra turn: black moves twice, then white; black's tracker is told both of its
+    moves as its own and white's as the opponent's (no flipping of sides per ply)."""
     handlers, (player,) = _seated(OTHELLO_LIKE, "b")
-    sync = {"own": None, "moves": ["pass", [1, 1]], "opp": [1, 1], "state": _board((1, 1, "w"))}
+    state = _board((0, 0, "b"), (0, 1, "b"), (1, 1, "w"))
+    sync = {"plies": [["b", [0, 0]], ["b", [0, 1]], ["w", [1, 1]]], "state": state}
     assert handlers["sync"](sync) == {"ok": True, "notes": []}
-    assert player.told == [("opponent_move", (1, 1))]
+    assert player.told == [
+        ("place_piece", (0, 0)),
+        ("place_piece", (0, 1)),
+        ("opponent_move", (1, 1)),
+    ]
 
 
-def test_without_moves_the_last_own_and_opponent_moves_are_told_and_a_gap_is_drift():
-    """Today's fields: the player's own last move and the opponent's; a move it was never
-    told leaves its board behind, which is drift, and its board is set to the position."""
+def test_a_ply_the_player_was_not_told_is_drift_and_its_board_is_set():
+    """A move it was never told leaves its board behind, which is drift, and its board is set
+    to the position."""
     handlers, (player,) = _seated(OTHELLO_LIKE, "w")
     state = _board((0, 1, "w"), (2, 2, "b"), (3, 0, "b"))
-    reply = handlers["sync"]({"own": [0, 1], "opp": [3, 0], "state": state})
+    reply = handlers["sync"]({"plies": [["w", [0, 1]], ["b", [3, 0]]], "state": state})
     assert reply == {"ok": True, "notes": ["drift"]}
     assert player.told == [("place_piece", (0, 1)), ("opponent_move", (3, 0))]
     assert player.board == state
+
+
+def test_a_board_of_counts_is_compared_as_the_position_sent():
+    """Kalah's board holds numbers: a player whose board matches the position is not drift."""
+    grid = Grid(pieces=("S", "N"), move=lambda move: int(move), shape=(2, 4), own="sow")
+    player = Tracker()
+    player.board = [[4, 4, 4, 0], [4, 4, 4, 0]]
+    handlers = grid.make_handlers(None, lambda raw: raw, repr, lambda module, name: lambda: player)
+    assert handlers["new"]({"cls": "K", "side": "S", "state": None, "start": player.board})["ok"]
+    assert handlers["sync"]({"plies": [], "state": [[4, 4, 4, 0], [4, 4, 4, 0]]})["notes"] == []
+    drifted = handlers["sync"]({"plies": [], "state": [[0, 5, 5, 1], [5, 4, 4, 0]]})
+    assert drifted["notes"] == ["drift"] and player.board == [[0, 5, 5, 1], [5, 4, 4, 0]]
 
 
 def test_a_move_of_squares_reaches_the_player_as_a_list_of_tuples():
     """Teeko's shape: a move is a list of (row, col) squares, one to drop, two to move."""
     teeko_like = Grid(pieces=("b", "r"), move=cells, shape=(4, 4))
     handlers, (player,) = _seated(teeko_like, "b")
-    handlers["sync"]({"own": None, "opp": [[1, 1], [1, 2]], "state": EMPTY})
+    handlers["sync"]({"plies": [["r", [[1, 1], [1, 2]]]], "state": EMPTY})
     assert player.told == [("opponent_move", [(1, 1), (1, 2)])]
 
 
@@ -109,7 +125,7 @@ def test_a_method_that_raises_is_a_note_and_the_next_ply_is_still_told():
         raise KeyError(move)
 
     player.place_piece = broken
-    sync = {"own": [0, 0], "moves": [[1, 1]], "state": _board((0, 0, "b"), (1, 1, "w"))}
+    sync = {"plies": [["b", [0, 0]], ["w", [1, 1]]], "state": _board((0, 0, "b"), (1, 1, "w"))}
     reply = handlers["sync"](sync)
     assert reply["notes"] == ["place_piece((0, 0)) raised KeyError((0, 0))", "drift"]
     assert player.told == [("opponent_move", (1, 1))]

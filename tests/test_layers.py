@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import ast
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -81,7 +82,9 @@ def test_every_module_sits_in_a_layer():
     loose = [
         _module(p)
         for p in SOURCES
-        if _layer(_module(p)) == TOP and _module(p) not in ("autograder.cli", "autograder.__main__")
+        if _layer(_module(p)) == TOP
+        and _module(p) not in ("autograder.cli", "autograder.__main__")
+        and not _module(p).startswith("autograder.cli.")  # the command line's own modules
     ]
     assert not loose, f"modules outside every layer: {loose}"
 
@@ -113,3 +116,73 @@ def test_the_oracle_names_no_game(path):
         if name.split(".")[:3] in (["autograder", "games", game] for game in GAMES)
     ]
     assert not named, "\n".join(named)
+
+
+def _game_names() -> dict[str, str]:
+    """Every name by which the registry knows one game or one homework -> whose it is: the
+    packs' and assignments' names, the interfaces' aliases, and the files only one game's
+    submissions hold (``game.py``, shared by several, names none). A variant's aliases are
+    left out: they are spellings a user may type, some of them plain words ("board")."""
+    from autograder.games import ASSIGNMENTS, PACKS
+
+    names = {pack.name: pack.name for pack in PACKS.values()}
+    for assignment in ASSIGNMENTS.values():
+        names[assignment.name] = assignment.name
+        for alias in assignment.interface.aliases:
+            names[alias] = assignment.name
+    owners: dict[str, set[str]] = {}
+    for assignment in ASSIGNMENTS.values():
+        for file in assignment.pack.files:
+            owners.setdefault(file, set()).add(assignment.game.name)
+    names.update({file: ", ".join(sorted(o)) for file, o in owners.items() if len(o) == 1})
+    return names
+
+
+def _markers() -> set[str]:
+    """The endings of the files that mark a homework's folder (a sketch's ``.pyde``)."""
+    from autograder.games import ASSIGNMENTS
+
+    layouts = (a.interface.layout for a in ASSIGNMENTS.values())
+    return {layout.marker for layout in layouts if layout is not None}
+
+
+def _docstrings(tree: ast.AST) -> set[int]:
+    """The ids of the docstring nodes of ``tree``'s module, classes and functions."""
+    kinds = (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, kinds) and node.body and isinstance(node.body[0], ast.Expr):
+            found.add(id(node.body[0].value))
+    return found
+
+
+CORE_SOURCES = [p for p in SOURCES if "games" not in p.relative_to(PACKAGE).parts[:1]]
+
+
+@pytest.mark.parametrize("path", CORE_SOURCES, ids=[_module(p) for p in CORE_SOURCES])
+def test_no_game_is_named_outside_its_pack(path):
+    """A new homework is a pack and a registry line: no module outside ``autograder/games/``
+    imports a game's package or names a game, a homework or a file of one homework's in its
+    code (comments and docstrings may give examples)."""
+    names = _game_names()
+    assert {"teeko2", "othello"} <= set(names), "the registry's names were not read"
+    word = re.compile(
+        "|".join(rf"(?<![\w.-]){re.escape(n)}(?![\w-])" for n in sorted(names, key=len)[::-1])
+        + "".join(f"|{re.escape(marker)}\\b" for marker in sorted(_markers()))
+    )
+    tree = ast.parse(path.read_text(), str(path))
+    docstrings = _docstrings(tree)
+    found = [
+        f"line {line}: imports {name}"
+        for line, name in _imports(path, _module(path))
+        if name.split(".")[:3] in (["autograder", "games", game] for game in GAMES)
+    ]
+    strings = [
+        node
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Constant) and isinstance(node.value, str)
+        and id(node) not in docstrings
+    ]  # fmt: skip
+    for node in strings:
+        found += [f"line {node.lineno}: {m.group()!r}" for m in word.finditer(str(node.value))]
+    assert not found, "\n".join(found)

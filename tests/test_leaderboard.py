@@ -14,7 +14,7 @@ from autograder.errors import GraderError
 from autograder.games.teeko.probes import probe_positions
 from autograder.grading.extras import Extras, Rung
 from autograder.grading.leaderboard import leaderboard
-from autograder.grading.report import results_json
+from autograder.grading.report import Feedback, results_json
 from autograder.grading.rubric import load_rubric
 from autograder.grading.scoring import score
 from autograder.play.host import Status
@@ -62,7 +62,7 @@ def test_the_figures_asked_for_come_out_in_gradescopes_form(tmp_path):
         {"name": "ladder", "value": 2},
     ]
     # without the extras, their figures are left out rather than made up
-    assert results_json(grade)["leaderboard"] == [
+    assert results_json(Feedback(grade))["leaderboard"] == [
         {"name": "games_won", "value": 2},
         {"name": "slowest_move", "value": 1.75, "order": "asc"},
     ]
@@ -70,7 +70,7 @@ def test_the_figures_asked_for_come_out_in_gradescopes_form(tmp_path):
 
 def test_no_leaderboard_unless_the_rubric_asks(tmp_path):
     rubric = load_rubric(COURSE_TOML, TEEKO)
-    assert "leaderboard" not in results_json(_grade(rubric))
+    assert "leaderboard" not in results_json(Feedback(_grade(rubric)))
 
 
 def test_an_unknown_figure_is_refused_in_one_sentence(tmp_path):

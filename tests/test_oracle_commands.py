@@ -55,7 +55,8 @@ def test_one_answer_per_line_and_errors_do_not_stop_the_rest() -> None:
         "bb.......r.............r. b",
     ]
     out = io.StringIO()
-    assert answers(TABLES, StubOracle(), lines, out) == len(lines)
+    errors = answers(TABLES, StubOracle(), lines, out)
+    assert [error.split(":")[0] for error in errors] == ["line 2", "line 3", "line 4"]
     got = [json.loads(line) for line in out.getvalue().splitlines()]
     assert got[0] == {"value": "win", "plies": 1}
     assert got[1] == {
@@ -65,6 +66,25 @@ def test_one_answer_per_line_and_errors_do_not_stop_the_rest() -> None:
     assert got[2] == {"error": "character 6 of the position is 'x'; use b, r or ."}
     assert "is not a position" in got[3]["error"]
     assert got[4] == {"value": "win", "plies": 2}
+
+
+@pytest.mark.skipif(not cache_path("teeko").exists(), reason="run `autograder oracle build`")
+def test_query_answers_every_line_then_fails_in_one_line_when_one_was_not_a_position() -> None:
+    """A script piping positions in learns from the exit status that an answer is missing."""
+    good = "......................... b\n"
+    cache = cache_path("teeko").parent
+    done = _oracle_cli("query", "--variant", "teeko", cache=cache, stdin=good + "oops\n" + good)
+    assert done.returncode == 2
+    assert [json.loads(line).get("value") for line in done.stdout.splitlines()] == [
+        "draw",
+        None,
+        "draw",
+    ]
+    assert done.stderr == (
+        "autograder: 1 input line was not answered (line 2: 'oops' is not a position: write 25 "
+        "characters of b, r or . (row 0 first), a space and the side to move)\n"
+    )
+    assert _oracle_cli("query", "--variant", "teeko", cache=cache, stdin=good).returncode == 0
 
 
 def test_query_without_a_table_fails_in_one_line(tmp_path: Path) -> None:

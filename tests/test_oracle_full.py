@@ -177,7 +177,11 @@ def test_query_command(name: str) -> None:
         cwd=ROOT,
         env={**os.environ, "PYTHONPATH": str(ROOT)},
     )
-    assert done.returncode == 0, done.stderr
+    assert done.returncode == 2, "two lines were not positions"
+    assert done.stderr.startswith(
+        f"autograder: 2 input lines were not answered (the first, line {len(positions) + 1}: "
+        "'nonsense' is not a position"
+    ), done.stderr
     answers = [json.loads(line) for line in done.stdout.splitlines()]
     assert len(answers) == len(lines)
     oracle = cached_oracle(name)

@@ -1,18 +1,21 @@
 """Every registered pack and every interface keeps the seam's contracts (in the spirit of
-PettingZoo's ``api_test``): a new pack is checked here with no edit to this file.
+PettingZoo's ``api_test``): a new pack is checked here with no edit to this file, and no test
+here lists the packs: they come from the registry.
 
-Per pack (its rules, shared by its interfaces): random games end or reach the referee's ply
-cap and never get stuck, results and turns are the pack's own words, ``marks`` never raises
-on junk, probes are legal positions to ask a move on. Per interface: every legal move
-survives the student's format, states and moves are JSON, the driver loads in the sandbox and
-answers a move request, the starter imports and answers, and (slow) the solution beats the
-random player.
+Per pack and variant, the rules' checks of ``tests/conformance.py`` (whose teeth
+``tests/test_conformance_teeth.py`` shows): no rule changes its input; random games end, in
+the pack's words, and some are won; the turn passes as the pack declares (alternating, with
+passes, with extra turns); perft against a second, plain implementation where the pack has
+one; cells of the declared shape and kind. Per pack: ``marks`` never raises on junk, probes are
+legal positions to ask a move on. Per interface: every legal move survives the student's
+format, states and moves are JSON, the driver loads in the sandbox and answers a move request,
+the starter imports and answers, and (slow) the solution beats the random player, the starter
+grades low and the answer key full.
 """
 
 from __future__ import annotations
 
 import json
-import random
 import re
 from pathlib import Path
 from typing import Any
@@ -20,17 +23,18 @@ from typing import Any
 import pytest
 
 from autograder.classroom.intake import open_submission
+from autograder.classroom.submission import grade_submission
 from autograder.games import ASSIGNMENTS, PACKS
-from autograder.games.pack import DRAW, AnyPack, Assignment, must_pass
+from autograder.games.pack import AnyPack, Assignment, must_pass
+from autograder.grading.rubric import load_rubric
 from autograder.play.host import Status
 from autograder.play.protocol import decode, encode
 from autograder.play.referee import Budget, Plan, Referee, default_spawner
+from tests.conformance import CHECKS, random_games
 from tests.conftest import ROOT
 
 pytestmark = pytest.mark.timeout(300)
 
-PLY_CAP = Plan().ply_cap  # the referee's: a game still going then is called off
-GAMES = 3  # random games per variant
 ROUND_TRIP_PLIES = 40  # plies of each game whose every legal move is sent through the format
 ROLES = {"to", "from", "bad"}
 JUNK: list[Any] = [
@@ -61,44 +65,18 @@ def _moves(pack: AnyPack, pos: Any) -> list[Any]:
     return list(pack.legal_moves(pos))
 
 
-def _random_games(pack: AnyPack, variant: Any, seed: int = 0) -> list[list[Any]]:
-    """The positions of ``GAMES`` random games, each to its end or the ply cap."""
-    rng = random.Random(f"conformance:{pack.name}:{seed}")
-    games = []
-    for _ in range(GAMES):
-        pos, seen = pack.start(variant), []
-        while pack.result(pos) is None and len(seen) < PLY_CAP:
-            seen.append(pos)
-            moves = _moves(pack, pos)
-            assert moves, f"{pack.name}: no legal move and no result:\n{pack.render(pos)}"
-            pos = pack.play(pos, rng.choice(moves))
-        games.append([*seen, pos])
-    return games
-
-
+@pytest.mark.parametrize("check", CHECKS, ids=[c.__name__ for c in CHECKS])
 @pytest.mark.parametrize(("name", "variant_name"), VARIANTS)
-def test_random_games_end_or_reach_the_cap_in_the_pack_words(name: str, variant_name: str):
+def test_the_rules_pass_every_check(name: str, variant_name: str, check: Any):
     pack = PACKS[name]
-    variant = pack.variants[variant_name]
-    for game in _random_games(pack, variant):
-        for pos in game[:-1]:
-            assert pack.turn(pos) in pack.sides
-            assert pack.phase(pos) in pack.phases
-        final = game[-1]
-        outcome = pack.result(final)
-        assert outcome in (*pack.sides, DRAW, None)
-        assert outcome is not None or len(game) - 1 == PLY_CAP
-        rows = pack.cells(final)
-        assert rows and all(len(row) == len(rows[0]) for row in rows), rows
-        assert set("".join(rows)) <= {" ", *pack.colours}, rows
-    assert pack.result(pack.start(variant)) is None
+    check(pack, pack.variants[variant_name])
 
 
 @pytest.mark.parametrize("interface", INTERFACE_IDS)
 def test_moves_survive_the_student_format_and_states_are_json(interface: str):
     assignment = INTERFACES[interface]
     pack = assignment.pack
-    for game in _random_games(pack, assignment.variant, seed=1):
+    for game in random_games(pack, assignment.variant, seed=1, games=3):
         for pos in game[:ROUND_TRIP_PLIES]:
             state = pack.state(pos)
             assert json.loads(json.dumps(state)) == state, f"state not plain JSON: {state!r}"
@@ -115,7 +93,7 @@ def test_moves_survive_the_student_format_and_states_are_json(interface: str):
 def test_marks_never_raise_and_stay_on_the_board(name: str):
     pack = PACKS[name]
     variant = next(iter(pack.variants.values()))
-    (game, *_) = _random_games(pack, variant, seed=2)
+    (game, *_) = random_games(pack, variant, seed=2, games=1)
     for pos in game[:: max(1, len(game) // 8)]:
         rows = pack.cells(pos)
         plain = (
@@ -202,3 +180,45 @@ def test_the_solution_beats_the_random_player(interface: str, tmp_path: Path):
     for number in (1, 2):  # first, then second to move
         game = referee.game(number)
         assert game.result == "win", f"game {number}: {game.result}, {game.reason}"
+
+
+STARTER_MOST = 60  # points a starter may earn: it is the homework not done (Teeko's: 50)
+# A known weakness, kept visible: seed 003's starter plays random legal columns by the
+# course's design, and its rubric gives that 75-83 (docs/connect4-sketch.md, What is still
+# weak). Strict: the day it grades low, this says so.
+_STARTER_WEAK = {
+    "connect4:sketch": "its starter plays random legal columns: 83 (docs/connect4-sketch.md)"
+}
+
+
+def _graded(assignment: Assignment, path: Path, tmp_path: Path) -> float:
+    """The score ``check`` gives the file at ``path`` (with the homework's files beside it)."""
+    tmp_path.mkdir()
+    submission = open_submission(path, tmp_path, assignment.main_file, assignment.pack.files)
+    rubric = load_rubric(None, assignment.pack)
+    return grade_submission(submission, assignment, rubric, 0).grade.score
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(900)
+@pytest.mark.parametrize(
+    "interface",
+    [
+        pytest.param(i, marks=pytest.mark.xfail(reason=_STARTER_WEAK[i], strict=True))
+        if i in _STARTER_WEAK
+        else i
+        for i in INTERFACE_IDS
+    ],
+)
+def test_the_starter_grades_low_and_the_answer_key_full(interface: str, tmp_path: Path):
+    """The answer key is the starter's file under ``answer_key/`` (the book's Board homework
+    ships none: its starter alone is graded)."""
+    assignment = INTERFACES[interface]
+    starter = assignment.pack.starter(assignment.variant)
+    score = _graded(assignment, ROOT / starter, tmp_path / "starter")
+    assert score <= STARTER_MOST, f"the starter of {interface} earns {score}"
+    key = ROOT / "answer_key" / Path(starter).relative_to("starter")
+    if key.is_file():
+        assert _graded(assignment, key, tmp_path / "key") == 100
+    else:
+        assert assignment.game.name == "board-abc", f"{interface} ships no answer key at {key}"

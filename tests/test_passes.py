@@ -25,7 +25,7 @@ from autograder.play.match import Entrant, play_match
 from autograder.play.protocol import encode
 from autograder.play.records import Game, Plan, Session
 from autograder.play.referee import Referee
-from tests.toy import OTHER, PASS, TOY, Pos, Variant, first_move, last_move, legal_moves, play
+from tests.toy import PASS, TOY, Pos, Variant, first_move, last_move, legal_moves, play
 
 pytestmark = pytest.mark.timeout(30)
 
@@ -37,15 +37,15 @@ FIRST_MOVES = [3, 1, 0, PASS, 5, 6]
 
 
 class _Tracker:
-    """A stand-in submission process: a player that keeps its own board, as a student's does,
-    from the sync's ``moves`` (every ply since its own last move) or, as the drivers written
-    before passes do, from ``opp`` alone; it plays the lowest cell it may fill, and returns
-    None (an illegal move) if it is ever asked where it must pass."""
+    """A stand-in submission process: a player that keeps its own board from the sync's
+    ``plies`` (every ply since it was last told, each with its side), as a student's does; it
+    plays the lowest cell it may fill, and returns None (an illegal move) if it is ever asked
+    where it must pass."""
 
-    def __init__(self, seed: int, listens: str, syncs: list[dict[str, Any]]) -> None:
+    def __init__(self, seed: int, syncs: list[dict[str, Any]]) -> None:
         self.launch = SimpleNamespace(seed=seed)
         self.dead: Reply | None = None
-        self.listens, self.syncs = listens, syncs
+        self.syncs = syncs
         self.side, self.cells = "x", [" "] * 7
         self.asked = 0
 
@@ -62,15 +62,8 @@ class _Tracker:
             self.side, self.cells = message["side"], list(message["state"] or message["start"])
         elif message["op"] == "sync":
             self.syncs.append(message)
-            if message["own"] is not None:
-                self._fill(message["own"], self.side)
-            if self.listens == "moves":  # the plies alternate from the side after its own
-                side = OTHER[self.side] if message["own"] is not None else TOY.sides[0]
-                for move in message["moves"]:
-                    self._fill(move, side)
-                    side = OTHER[side]
-            elif message["opp"] is not None:
-                self._fill(message["opp"], OTHER[self.side])
+            for side, move in message["plies"]:
+                self._fill(move, side)
             if self.cells != message["state"]:
                 notes, self.cells = ["drift"], list(message["state"])
         elif message["op"] == "move":
@@ -85,30 +78,27 @@ class _Tracker:
         pass
 
 
-def _referee(listens: str, syncs: list[dict[str, Any]] | None = None) -> Referee:
+def _referee(syncs: list[dict[str, Any]] | None = None) -> Referee:
     kept = [] if syncs is None else syncs
-    return Referee(lambda seed: _Tracker(seed, listens, kept), FLANK, PLAN, 0, Budget(2))  # type: ignore[arg-type,return-value]
+    return Referee(lambda seed: _Tracker(seed, kept), FLANK, PLAN, 0, Budget(2))  # type: ignore[arg-type,return-value]
 
 
-def _random_games(listens: str) -> list[Game]:
+def _random_games() -> list[Game]:
     """Sixteen games against a seeded random player, the submission on each side in turn."""
-    referee = _referee(listens)
+    referee = _referee()
     return [
         referee.game(number, ("the random player", lambda pos, rng: rng.choice(legal_moves(pos))))
         for number in range(1, 17)
     ]
 
 
-def _passed_between_its_moves(game: Game) -> set[str]:
-    """The notes a player told only the last opponent move must write: before each of its
-    moves that follows a pass of its own since its previous move."""
+def _passed(game: Game) -> set[str]:
+    """The moves of the submission that follow a forced pass since it was last told."""
     expected, passed = set(), False
     for number, ply in enumerate(game.moves, 1):
-        if ply.side != game.ai_side:
-            continue
         if ply.text.endswith(" passes (no legal move)"):
             passed = True
-        else:
+        elif ply.side == game.ai_side:
             if passed:
                 expected.add(f"before ply {number}: drift")
             passed = False
@@ -117,35 +107,29 @@ def _passed_between_its_moves(game: Game) -> set[str]:
 
 def test_the_referee_plays_a_forced_pass_itself_and_records_it_as_a_ply():
     syncs: list[dict[str, Any]] = []
-    game = _referee("moves", syncs).game(2, ("the lowest-cell player", first_move))
+    game = _referee(syncs).game(2, ("the lowest-cell player", first_move))
     assert [p.move for p in game.moves] == FIRST_MOVES
     assert game.moves[3].text == PASSED and game.moves[3].seconds is None
     assert len(game.calls) == 2, "white was asked for its two moves, never for its pass"
-    assert syncs[-1]["moves"] == [0, PASS, 5], "every ply since its own move 1, oldest first"
-    assert (syncs[-1]["own"], syncs[-1]["opp"]) == (1, 5), "the old fields, for old drivers"
+    assert syncs[-1]["plies"] == [["o", 1], ["x", 0], ["o", PASS], ["x", 5]], (
+        "every ply since it was last told, its own move 1 first, each with its side"
+    )
 
 
-def test_a_board_tracker_told_every_move_never_drifts():
-    games = _random_games("moves")
-    assert any(_passed_between_its_moves(g) for g in games), "some game passes, then moves"
+def test_a_board_tracker_told_each_ply_with_its_side_never_drifts():
+    games = _random_games()
+    assert any(_passed(g) for g in games), "some game passes, then moves"
     assert [g.notes for g in games] == [()] * len(games)
 
 
-def test_a_tracker_told_only_the_last_opponent_move_drifts_exactly_after_its_passes():
-    games = _random_games("opp")
-    assert any(g.notes for g in games)
-    for game in games:
-        assert set(game.notes) == _passed_between_its_moves(game), game.moves
-
-
 def test_the_packs_outcome_says_why_the_game_ended_and_the_kit_words_it_without_one():
-    won = _referee("moves").game(1, ("the lowest-cell player", first_move))
-    lost = _referee("moves").game(2, ("the lowest-cell player", first_move))
+    won = _referee().game(1, ("the lowest-cell player", first_move))
+    lost = _referee().game(2, ("the lowest-cell player", first_move))
     assert (won.result, won.reason) == ("win", "you won on ply 6: more cells: 4 to 3")
     assert lost.reason == "the lowest-cell player won on ply 6: more cells: 4 to 3"
     plain = dataclasses.replace(TOY, outcome=None)
     referee = Referee(
-        lambda seed: _Tracker(seed, "moves", []),  # type: ignore[arg-type,return-value]
+        lambda seed: _Tracker(seed, []),  # type: ignore[arg-type,return-value]
         Assignment(plain, Variant()),
         PLAN,
         0,
@@ -156,7 +140,7 @@ def test_the_packs_outcome_says_why_the_game_ended_and_the_kit_words_it_without_
 
 
 def test_forced_passes_are_plies_in_the_json_and_html_reports():
-    game = _referee("moves").game(2, ("the lowest-cell player", first_move))
+    game = _referee().game(2, ("the lowest-cell player", first_move))
     session = Session("flank.py", FLANK, 0, PLAN, games=(game,))
     grade = SimpleNamespace(session=session)
     (data,) = games_data(grade)  # type: ignore[arg-type]
@@ -189,7 +173,7 @@ def test_a_tournament_game_between_kit_players_passes_for_them():
 @pytest.fixture
 def table(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Table:
     """A live table whose AI is a stand-in tracker (it returns None where it must pass)."""
-    monkeypatch.setattr(Table, "_referee", lambda self, source_dir: _referee("moves"))
+    monkeypatch.setattr(Table, "_referee", lambda self, source_dir: _referee())
     rubric = SimpleNamespace(plan=PLAN, ply_cap=PLAN.ply_cap)
     return Table(FLANK, rubric, tmp_path, tmp_path)  # type: ignore[arg-type]
 
@@ -200,7 +184,7 @@ def test_play_passes_for_the_ai_instead_of_asking_it(table: Table):
         table.click(0, cell)
     state = table.state()
     assert state["over"] == "you (black) won", state["message"]
-    assert state["message"] == "game over: you (black) won (more cells: 4 to 3)"
+    assert state["message"] == "game over: you (black) won on ply 6: more cells: 4 to 3"
     assert state["moves"][3] == f"4. white: {PASSED}"
 
 
@@ -243,11 +227,13 @@ def test_a_side_that_must_pass_has_no_tactic():
             assert tactics.classify(TOY, found) is None
 
 
-def test_a_move_after_which_the_same_side_moves_again_lets_no_one_win():
-    """White 2 leaves black no cell, and white fills the last cell: 4 to 3. White 0 lets black
-    fill cell 2 and win. So white must block at 2, though white moves again after it."""
+def test_a_win_in_moves_of_one_side_in_a_row_is_a_win_in_one_and_a_reply_lets_win():
+    """White 2 leaves black no cell, so white moves again (the pass played inside ``play``)
+    and fills the last cell: 4 to 3, a win within white's turn. White 0 lets black fill cell
+    2 and win at once."""
     skipping = dataclasses.replace(TOY, play=_skipping_play)
     pos = Pos((" ", "x", " ", "o", "x", "x", "o"), "o")
-    assert tactics.classify(skipping, pos) == "block"
-    assert tactics.judge(skipping, tactics.Probe("block", pos), 2).status == tactics.SOLVED
-    assert tactics.judge(skipping, tactics.Probe("block", pos), 0).status != tactics.SOLVED
+    assert tactics.classify(skipping, pos) == "win in 1"
+    assert tactics.judge(skipping, tactics.Probe("win in 1", pos), 2).status == tactics.SOLVED
+    missed = tactics.judge(skipping, tactics.Probe("win in 1", pos), 0)
+    assert missed.status == tactics.MISSED and "lets the opponent win" in missed.text

@@ -17,6 +17,7 @@ from rich.console import Console
 
 from autograder.grading.html import feedback_html
 from autograder.grading.report import (
+    Feedback,
     games_data,
     markdown,
     results_json,
@@ -64,15 +65,15 @@ def _grade() -> Grade:
 
 def _terminal(grade: Grade) -> str:
     buffer = io.StringIO()
-    terminal(grade, NOTES, console=Console(file=buffer, width=100, color_system=None))
+    terminal(Feedback(grade, NOTES), console=Console(file=buffer, width=100, color_system=None))
     return buffer.getvalue()
 
 
 RENDERERS = {
-    "report.md": lambda grade: markdown(grade, NOTES),
-    "results.json": lambda grade: results_json_text(grade, NOTES),
+    "report.md": lambda grade: markdown(Feedback(grade, NOTES)),
+    "results.json": lambda grade: results_json_text(Feedback(grade, NOTES)),
     "report.txt": _terminal,
-    "report.html": lambda grade: feedback_html(grade, NOTES),
+    "report.html": lambda grade: feedback_html(Feedback(grade, NOTES)),
 }
 
 
@@ -99,7 +100,7 @@ def test_golden_files_exist_for_every_format():
 def test_gradescope_reads_markdown_with_each_board_in_a_code_block():
     """Gradescope renders ``output_format: md``: the summary is one escaped line, each board a
     fenced block, so the page reads like the terminal report."""
-    results = results_json(_grade())
+    results = results_json(Feedback(_grade()))
     rules = next(t for t in results["tests"] if t["tags"] == ["rules"])
     assert rules["output_format"] == "md"
     summary, block = rules["output"].split("\n\n", 1)
@@ -140,6 +141,6 @@ def test_a_long_game_keeps_its_first_and_last_plies_when_asked():
     ]
     (whole,) = games_data(grade)
     assert len(whole["moves"]) == 200
-    page = feedback_html(grade, plies=40)
+    page = feedback_html(Feedback(grade), plies=40)
     assert page.count("<li>ply ") == 40 and f"<li>{skipped}</li>" in page
-    assert len(page.encode()) < len(feedback_html(grade).encode()) / 2
+    assert len(page.encode()) < len(feedback_html(Feedback(grade)).encode()) / 2

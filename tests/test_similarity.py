@@ -21,7 +21,8 @@ import pytest
 
 from autograder.classroom.similarity import compare_class, kit_boilerplate, write_similarity
 from autograder.games import find_assignment
-from autograder.grading.similarity import Settings, SourceFile, compare, fingerprint
+from autograder.grading.similarity import Pair, Settings, SourceFile, compare, fingerprint
+from autograder.grading.similarity_report import pair_file
 from tests.conftest import ROOT
 
 TEEKO2 = find_assignment("teeko2")
@@ -231,7 +232,7 @@ def test_a_method_made_a_function_and_a_module_imported_by_name_read_the_same():
 def test_a_file_that_does_not_tokenize_is_compared_on_the_rest_with_a_note():
     broken = SOLUTION.replace("def ", "def def ", 1) + '\nx = """never closed\n'
     document = _document("broken", broken)
-    assert document.notes and "does not tokenize" in document.notes[0]
+    assert document.notes and "does not parse" in document.notes[0]
     whole = _document("whole", SOLUTION)
     comparison = compare([document, whole])
     assert comparison.pairs[0].flagged and comparison.pairs[0].share_a > 0.9
@@ -304,14 +305,27 @@ def test_the_command_writes_the_report_and_says_where(tmp_path, run_cli):
     ("extra", "message"),
     [
         (["--threshold", "2"], "--threshold must be a share between 0 and 1, got 2.0"),
-        (["--archive", "nowhere"], "--archive: nowhere is not a folder"),
+        (["--archive", "nowhere"], "--archive: nowhere does not exist"),
+        (["--archive", "{tmp}/class/ann/game.py"], "game.py is not a folder"),
+        (["--archive", "{tmp}/empty"], "empty holds no solutions"),
         (["--ignore", "nowhere.py"], "--ignore: nowhere.py does not exist"),
+        (["--ignore", "{tmp}/nowhere"], "nowhere does not exist"),
         (["-a", "chess"], "--assignment:"),
     ],
-    ids=["threshold", "archive", "ignore", "assignment"],
+    ids=[
+        "threshold",
+        "archive",
+        "archive-file",
+        "archive-empty",
+        "ignore",
+        "ignore-dir",
+        "assignment",
+    ],
 )
 def test_bad_input_is_one_sentence_and_exit_status_2(tmp_path, run_cli, extra, message):
     folder = _class(tmp_path / "class", {"ann": STARTER})
+    (tmp_path / "empty").mkdir()
+    extra = [word.replace("{tmp}", str(tmp_path)) for word in extra]
     done = run_cli(
         "similarity",
         str(folder),
@@ -325,6 +339,7 @@ def test_bad_input_is_one_sentence_and_exit_status_2(tmp_path, run_cli, extra, m
     assert done.returncode == 2
     assert done.stderr.startswith("autograder: ") and message in done.stderr
     assert len(done.stderr.strip().splitlines()) == 1
+    assert not (tmp_path / "o").exists(), "nothing written"
 
 
 def test_an_empty_class_is_one_sentence(tmp_path, run_cli):
@@ -384,6 +399,34 @@ def test_a_rerun_into_the_same_folder_removes_pages_no_longer_flagged(tmp_path):
     write_similarity(_compare(folder), out, "Teeko2")
     assert list((out / "pairs").iterdir()) == []
     assert "alice--bob" not in (out / "similarity.html").read_text()
+
+
+def test_every_flagged_pair_has_its_page_under_a_name_any_file_system_takes(tmp_path):
+    """More than 200 flagged pairs (a threshold set low, a class sharing a solution): each
+    has a page, listed on the index; long or unsafe names are cut and told apart."""
+    long = "x" * 150
+    students = {f"s{n:02d}": GREEDY for n in range(21)}
+    students[long] = students["a_b"] = GREEDY
+    folder = _class(tmp_path / "class", students)
+    comparison = _compare(folder, settings=Settings(common_from=1000))
+    flagged = [p for p in comparison.pairs if p.flagged]
+    assert len(flagged) == 23 * 22 // 2 > 200
+    out = tmp_path / "report"
+    write_similarity(comparison, out, "Teeko2")
+    pages = list((out / "pairs").iterdir())
+    assert len(pages) == len(flagged)
+    assert max(len(p.name.encode()) for p in pages) < 160
+    index = (out / "similarity.html").read_text()
+    assert index.count("flagged: side by side</a>") == len(flagged)
+    assert all(f'href="pairs/{p.name}"' in index for p in pages)
+
+
+def test_page_names_are_safe_short_and_never_shared():
+    names = ["a b", "a_b", "a/b", "x" * 300, "x" * 301, "ann"]
+    files = {pair_file(Pair(a, "bob", 1, 1, 10, True)) for a in names}
+    assert len(files) == len(names)
+    assert "pairs/ann--bob.html" in files
+    assert all(len(f.encode()) < 160 and " " not in f and f.count("/") == 1 for f in files)
 
 
 def test_two_archives_of_the_same_name_stay_apart(tmp_path):

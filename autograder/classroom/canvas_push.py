@@ -9,7 +9,6 @@ run, the default, prints what would be sent and sends nothing.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -18,7 +17,7 @@ from typing import Any
 from autograder.classroom.records import STATUS_GRADED, read_record
 from autograder.errors import GraderError
 
-__all__ = ["Post", "TOKEN_VARIABLE", "add_canvas_commands", "plan", "describe", "push"]
+__all__ = ["Post", "TOKEN_VARIABLE", "plan", "describe", "push"]
 
 TOKEN_VARIABLE = "CANVAS_API_TOKEN"
 COMMENT_CHARS = 8000  # of feedback.md in the comment; the attached page holds everything
@@ -134,42 +133,3 @@ def push(
         except (CanvasException, OSError, ValueError) as err:
             said.append(f"{post.student}: not posted, Canvas said: {err}")
     return said
-
-
-PUSH_HELP = "post the grades and feedback of a graded folder to a Canvas assignment"
-
-
-def _push(args: Any) -> int:
-    posts, skipped = plan(Path(args.out))
-    for line in skipped:
-        print(f"skipped: {line}")
-    if not args.yes:
-        for line in describe(posts, args.course, args.assignment):
-            print(line)
-        return 0
-    token = os.environ.get(TOKEN_VARIABLE, "").strip()
-    if not token:
-        raise GraderError(
-            f"set {TOKEN_VARIABLE} to a Canvas API token (Account > Settings > New access "
-            "token); the kit reads it from the environment only"
-        )
-    for line in push(posts, args.url, token, args.course, args.assignment):
-        print(line)
-    return 0
-
-
-def add_canvas_commands(subparsers: Any) -> None:
-    """Add ``canvas push`` to an argparse ``add_subparsers()`` object."""
-    canvas = subparsers.add_parser("canvas", help="send grades back to Canvas")
-    actions = canvas.add_subparsers(dest="canvas_action", required=True, metavar="ACTION")
-    command = actions.add_parser("push", help=PUSH_HELP, description=PUSH_HELP)
-    command.add_argument("--out", "-o", required=True, help="the folder autograder grade wrote")
-    command.add_argument("--url", required=True, help="your Canvas, e.g. https://canvas.school.edu")
-    command.add_argument("--course", required=True, help="the course id (in the course's URL)")
-    command.add_argument("--assignment", required=True, help="the assignment id (in its URL)")
-    command.add_argument(
-        "--yes",
-        action="store_true",
-        help=f"send them (default: a dry run that sends nothing); the token is ${TOKEN_VARIABLE}",
-    )
-    command.set_defaults(run=_push)

@@ -19,21 +19,13 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any, TypeVar
 
-from autograder.classroom.batch import (
-    Runner,
-    _again,
-    _grade_one,
-    _Job,
-    _Later,
-    _Processes,
-    _write_student,
-)
 from autograder.classroom.fingerprint import Fingerprint
 from autograder.classroom.records import Entry, Record
+from autograder.classroom.student_folder import Job, write_student
 from autograder.classroom.tournament import short_layers
+from autograder.classroom.worker import Grading, Later, Runner, grade_here
 from autograder.errors import GraderError
 from autograder.games import find_assignment
-from autograder.games.pack import Assignment
 from autograder.grading.rubric import Rubric
 from autograder.play.sandbox import available
 
@@ -137,8 +129,7 @@ def grade_remotely(
     at once; the record and the files of its folder, with this machine's paths put back as
     the instructor's. ``sent`` is the batch's job but for what only the instructor's process
     holds (its stop signal)."""
-    chosen = find_assignment(assignment)
-    job = _Job(*sent, threading.Event())
+    job = Job(*sent, threading.Event())
     shown = str(job.entry.path)
     folder, items = files
     with tempfile.TemporaryDirectory(prefix="teeko-remote-") as work:
@@ -149,11 +140,9 @@ def grade_remotely(
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_bytes(data)
         local = replace(job, entry=replace(job.entry, path=target))
-        out, processes = Path(work) / "out", _Processes()
-        result = _grade_one(local, chosen, rubric, seed, out, processes)
-        if isinstance(result, _Later):
-            result = _again(result, chosen, rubric, out, processes)
-        student = out / "students" / job.entry.student
+        grading = Grading(find_assignment(assignment), rubric, seed, Path(work) / "out")
+        result = grade_here(local, grading)
+        student = grading.out / "students" / job.entry.student
         made = {
             p.name: p.read_bytes().replace(str(target).encode(), shown.encode())
             for p in student.iterdir()
@@ -162,29 +151,22 @@ def grade_remotely(
     return record, made
 
 
-def _write_back(result: tuple[Record, dict[str, bytes]], out: Path, job: _Job) -> Record:
+def _write_back(result: tuple[Record, dict[str, bytes]], out: Path, job: Job) -> Record:
     """A remote student's folder written here whole, as the batch writes a local one."""
     record, made = result
-    _write_student(job, out, made)
+    write_student(job, out, made)
     return record
 
 
 def remote_grader(cluster: Cluster) -> Runner:
     """The batch's way to grade one student, on ``cluster``."""
 
-    def run(
-        job: _Job,
-        assignment: Assignment,
-        rubric: Rubric,
-        seed: int,
-        out: Path,
-        processes: _Processes,
-    ) -> Future[Record | _Later]:
+    def run(job: Job, grading: Grading) -> Future[Record | Later]:
         about = (job.entry, job.fingerprint, job.reproduce)
+        name, rubric, seed = grading.assignment.name, grading.rubric, grading.seed
         sent = cluster.submit(
-            grade_remotely, about, _entry_files(job.entry.path), assignment.name, rubric, seed
+            grade_remotely, about, _entry_files(job.entry.path), name, rubric, seed
         )
-        back = functools.partial(_write_back, out=out, job=job)
-        return _then(sent, back)
+        return _then(sent, functools.partial(_write_back, out=grading.out, job=job))
 
     return run

@@ -8,7 +8,6 @@ variant and the rubric (fixed timestamps, sorted entries), so building twice giv
 
 from __future__ import annotations
 
-import argparse
 import importlib.metadata
 import json
 import shlex
@@ -16,17 +15,14 @@ import stat
 import tomllib
 import zipfile
 from pathlib import Path
-from typing import Any
 
 from autograder.errors import GraderError
-from autograder.files import atomic_file
-from autograder.games import ASSIGNMENTS, find_assignment
+from autograder.files import KIT_FOLDER, atomic_file
 from autograder.games.pack import Assignment
 from autograder.grading.rubric import load_rubric
 
 __all__ = [
     "build_bundle",
-    "add_gradescope_command",
     "BUNDLE_NAME",
     "BUNDLED_RUBRIC",
     "REQUIREMENTS",
@@ -146,13 +142,15 @@ exit 0
 
 def _kit_files() -> list[tuple[str, Path]]:
     """(name in the zip, file) for the autograder package: modules and rubrics, nothing else
-    (no caches, no editor leftovers)."""
+    (no caches, no editor leftovers, no course files of an installed kit)."""
     files = []
     for path in sorted(_KIT.rglob("*")):
         relative = path.relative_to(_KIT)
         if not path.is_file() or path.suffix not in _SHIPPED_SUFFIXES:
             continue
         if any(part.startswith((".", "__pycache__")) for part in relative.parts):
+            continue
+        if relative.parts[0] == KIT_FOLDER:  # an installed kit's starters and solutions
             continue
         files.append((f"autograder/{relative.as_posix()}", path))
     return files
@@ -244,35 +242,3 @@ def build_bundle(assignment: Assignment, out: Path, rubric_path: Path | None) ->
     except OSError as err:
         raise GraderError(f"cannot write the bundle {target}: {err}") from err
     return target
-
-
-# ---- the command line: `autograder gradescope` -------------------------------------------------
-
-GRADESCOPE_HELP = "build autograder.zip for a Gradescope programming assignment"
-
-
-def _gradescope(args: argparse.Namespace) -> int:
-    try:
-        assignment = find_assignment(args.assignment)
-    except KeyError as err:
-        raise GraderError(f"--assignment: {err}") from None
-    path = build_bundle(assignment, Path(args.out), Path(args.rubric) if args.rubric else None)
-    print(path)
-    return 0
-
-
-def add_gradescope_command(commands: Any) -> argparse.ArgumentParser:
-    """Add ``autograder gradescope --assignment V [--out DIR] [--rubric FILE]`` to the
-    subcommands ``commands`` (what ``ArgumentParser.add_subparsers`` returned)."""
-    parser: argparse.ArgumentParser = commands.add_parser(
-        "gradescope", help=GRADESCOPE_HELP, description=GRADESCOPE_HELP
-    )
-    parser.add_argument("--assignment", "-a", required=True, help=", ".join(ASSIGNMENTS))
-    parser.add_argument(
-        "--out", "-o", default=".", help="folder to write autograder.zip into (default: here)"
-    )
-    parser.add_argument(
-        "--rubric", help="rubric TOML file to bundle (default: the course's published rubric)"
-    )
-    parser.set_defaults(run=_gradescope)
-    return parser

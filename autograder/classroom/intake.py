@@ -30,7 +30,7 @@ from autograder.games import (
     infer_assignment,
     player_classes,
 )
-from autograder.games.connect4.sketch import FILES as SKETCH_FILES
+from autograder.games.layout import Layout
 from autograder.games.pack import AnyPack, Assignment
 from autograder.play.untrusted import admit
 
@@ -39,6 +39,7 @@ __all__ = [
     "open_submission",
     "require_files",
     "choose_assignment",
+    "main_file_of",
     "packaging_problems",
     "unnamed_files",
     "is_junk",
@@ -47,7 +48,6 @@ __all__ = [
     "MAX_ENTRIES",
 ]
 
-SKETCH_MAIN = SKETCH_FILES[0]  # a Processing sketch's module imported first: gameBoard.py
 MAX_UNPACKED = 50 << 20  # bytes, all entries together
 MAX_ENTRIES = 500
 MAX_NAME = 255  # bytes in one file or folder name, as most file systems allow
@@ -99,8 +99,16 @@ def _missing(root: Path, main: str, label: str) -> Path:
     books = [n for n in others if n.lower().endswith(".ipynb")]
     if len(books) > 1:
         hint += f"; it holds {len(books)} notebooks: hand in one"
-    if any(name.endswith(".pyde") for name in others) and main != "gameBoard.py":
-        hint += "; it is a Processing sketch: grade it with --assignment connect4-sketch"
+    hint += next(  # another homework's folder, told by its marker file
+        (
+            f"; it is {a.interface.layout.kind}: grade it with --assignment {a.name}"
+            for a in ASSIGNMENTS.values()
+            if a.interface.layout is not None
+            and a.main_file != main
+            and any(name.endswith(a.interface.layout.marker) for name in others)
+        ),
+        "",
+    )
     raise GraderError(f"{label} holds no {main}{hint}")
 
 
@@ -421,65 +429,54 @@ def open_submission(
 
 def _main_or_notebook(target: Path, main: str, label: str) -> tuple[Path, tuple[str, ...]]:
     """The folder holding ``main`` (made of the one notebook there when there is no ``main``,
-    or of a Processing sketch's ``.pyde``), and the report's notes on what intake did."""
+    or as the homework's layout makes it: a Processing sketch's ``.pyde``), and the report's
+    notes on what intake did."""
     notebook = None
     if not any(p.is_file() for p in target.rglob(main)):
         notebook = _notebook_in(target)
-        if notebook is None and main == SKETCH_MAIN:
-            sketch = _sketch_main(target, main, label)
-            if sketch is not None:
-                return sketch
+        layout = _layout(main)
+        if notebook is None and layout is not None:
+            laid = _main_from_layout(target, main, label, layout)
+            if laid is not None:
+                return laid
     if notebook is not None:
         return notebook.parent, _as_module(notebook.parent, main, label, notebook)
     found = _find_main(target, main, label)
     return found, _as_module(found, main, label, None)
 
 
-def _pyde_in(root: Path) -> Path | None:
-    """The one Processing ``.pyde`` in ``root`` (at any depth, leftovers aside), or None."""
+def _layout(main: str) -> Layout | None:
+    """The layout declared by the homework whose submissions import ``main`` first, if any."""
+    layouts = (a.interface.layout for a in ASSIGNMENTS.values() if a.main_file == main)
+    return next((layout for layout in layouts if layout is not None), None)
+
+
+def _main_from_layout(
+    root: Path, main: str, label: str, layout: Layout
+) -> tuple[Path, tuple[str, ...]] | None:
+    """``main`` made by ``layout`` in the folder of the one marker file in ``root`` (at any
+    depth, leftovers aside); the folder and the report's note. None when there is no marker
+    file, or the layout makes no ``main`` of its folder.
+
+    :raises GraderError: when the layout says a file is misnamed."""
     found = [
-        p for p in root.rglob("*.pyde") if p.is_file() and not _junk_path(str(p.relative_to(root)))
+        p
+        for p in root.rglob(f"*{layout.marker}")
+        if p.is_file() and not _junk_path(str(p.relative_to(root)))
     ]
-    return found[0] if len(found) == 1 else None
-
-
-def _sketch_main(root: Path, main: str, label: str) -> tuple[Path, tuple[str, ...]] | None:
-    """A Processing sketch without ``main`` (``gameBoard.py``), taken as Processing runs it:
-    a file named so in another case is imported when the ``.pyde`` imports it by that name
-    (Processing's Jython matches an import's case, even on a case-insensitive file system;
-    otherwise one sentence names the file to rename); a ``.pyde`` that defines the sketch's
-    classes itself is imported in ``main``'s place (its ``setup()`` and ``draw()`` never run).
-    None when neither is the case."""
-    pyde = _pyde_in(root)
-    if pyde is None:
+    if len(found) != 1:
         return None
-    folder, stem = pyde.parent, main[: -len(".py")]
-    text = pyde.read_bytes()
-    for other in sorted(folder.glob("*.py")):
-        if other.name.casefold() != main.casefold():
-            continue
-        imported = re.search(
-            rb"(?m)^\s*(from|import)\s+" + re.escape(other.stem.encode()) + rb"\b", text
-        )
-        if imported is None:
-            raise GraderError(
-                f"{label}: the sketch has {admit(other.name, 'file')} where Processing imports "
-                f"{main}: rename it {main} (Processing's Python matches an import's case even "
-                "on a case-insensitive file system, so the sketch does not run there either)"
-            )
-        (folder / main).write_bytes(other.read_bytes())
-        return folder, (
-            f"{admit(other.name, 'file')} is imported as {main}, as the sketch's "
-            f"{admit(pyde.name, 'file')} imports it",
-        )
-    if re.search(rb"(?mi)^class\s+" + re.escape(stem.encode()) + rb"\b", text) is None:
+    marker, folder = found[0], found[0].parent
+    files = {p.name: p.read_bytes() for p in sorted(folder.glob("*.py")) if p.is_file()}
+    files[marker.name] = marker.read_bytes()
+    try:
+        made = layout.main_from(marker.name, files, main, lambda name: admit(name, "file"))
+    except ValueError as err:
+        raise GraderError(f"{label}: {err}") from None
+    if made is None:
         return None
-    (folder / main).write_bytes(text)
-    shown = admit(pyde.name, "file")
-    return folder, (
-        f"{shown} defines the sketch's classes: it is imported in place of {main} (its "
-        "setup() and draw() are not run)",
-    )
+    (folder / main).write_bytes(made[0])
+    return folder, (made[1],)
 
 
 def require_files(submission: Submission, pack: AnyPack) -> None:
@@ -503,21 +500,35 @@ def require_files(submission: Submission, pack: AnyPack) -> None:
 def holds_files(path: Path, files: tuple[str, ...]) -> bool:
     """Whether ``path`` (a .py file, a folder or a zip) is a submission of a game whose
     submissions hold ``files``: it is one of them, or holds the first (the one imported)."""
-    main = files[0]
+    main, layout = files[0], _layout(files[0])
     try:
         if path.is_dir():
-            if main == SKETCH_MAIN and any(found.is_file() for found in path.rglob("*.pyde")):
-                return True  # a Processing sketch, whatever its files are named
+            if layout is not None and any(p.is_file() for p in path.rglob(f"*{layout.marker}")):
+                return True  # marked as the homework's, whatever its files are named
             return any(found.is_file() for found in path.rglob(main))
         if path.suffix.lower() == ".zip" and zipfile.is_zipfile(path):
             with zipfile.ZipFile(path) as archive:
                 names = [PurePosixPath(n).name for n in archive.namelist()]
-            if main == SKETCH_MAIN and any(n.endswith(".pyde") for n in names):
+            if layout is not None and any(n.endswith(layout.marker) for n in names):
                 return True
             return main in names
     except (OSError, zipfile.BadZipFile):
         return False
     return path.name in files
+
+
+def main_file_of(submission: Path) -> str:
+    """The file an unnamed submission must hold: the first game's (``game.py``) unless the
+    submission holds another homework's files (the first of them imported) or its marker."""
+    # the games' own homeworks are tried first, then other courses' interfaces to them: a
+    # folder holding a game's homework stays that homework when it also holds, by chance, a
+    # file named as an interface's main module
+    assignments = sorted(ASSIGNMENTS.values(), key=lambda a: bool(a.interface.name))
+    packs = [a.pack for a in assignments]
+    for pack in packs[1:]:
+        if pack.files[0] != packs[0].files[0] and holds_files(submission, pack.files):
+            return pack.files[0]
+    return packs[0].files[0]
 
 
 def choose_assignment(

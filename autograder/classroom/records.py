@@ -60,6 +60,7 @@ class Record:
     # criterion id -> [right, asked] for a criterion of many questions (the tactics)
     tallies: dict[str, list[int]] = field(default_factory=dict)
     missing_layers: list[str] = field(default_factory=list)  # sandbox layers it ran without
+    needs_look: list[str] = field(default_factory=list)  # code that needs a look, a line each
 
     def to_json(self) -> str:
         return json.dumps(asdict(self), indent=2, sort_keys=True) + "\n"

@@ -14,14 +14,16 @@ import contextlib
 import tempfile
 import zipfile
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 from autograder.classroom.canvas_names import safe
+from autograder.classroom.class_run import ClassInputs, Listener, loaded
 from autograder.classroom.collect import collect
 from autograder.classroom.intake import is_junk, open_submission, unpack
 from autograder.classroom.records import Entry
 from autograder.errors import GraderError
-from autograder.files import write_atomic
+from autograder.files import kit_path, write_atomic
 from autograder.games.pack import Assignment
 from autograder.grading.similarity import (
     Comparison,
@@ -40,12 +42,65 @@ from autograder.grading.similarity_report import (
     similarity_html,
 )
 
-__all__ = ["compare_class", "write_similarity", "kit_boilerplate", "MAX_PAGES"]
+__all__ = [
+    "SimilarityRequest",
+    "class_similarity",
+    "compare_class",
+    "write_similarity",
+    "kit_boilerplate",
+]
 
-_ROOT = Path(__file__).resolve().parents[2]  # a checkout of the kit: starter/ lies here
+_ROOT = kit_path()  # starter/ lies here, in a checkout or an installed kit
 _CODE = (".py", ".ipynb")
-MAX_PAGES = 200  # side-by-side pages written, the most similar flagged pairs first
 _MAX_FILE = 2 << 20  # bytes: a larger file is not a student's code
+
+
+@dataclass(frozen=True)
+class SimilarityRequest(ClassInputs):
+    """A class to compare, as ``autograder similarity`` takes it (the rubric's zip name
+    pattern finds netids)."""
+
+    archives: tuple[str, ...] = ()  # earlier or public solutions, compared with the class only
+    threshold: float = Settings.threshold  # flag a pair at this share of either side matched
+    starter: bool = True  # the kit's starter is boilerplate
+    answer_key: bool = False  # so is the kit's answer key (once it was handed out)
+    ignore: tuple[str, ...] = ()  # more boilerplate: files or folders
+
+
+def class_similarity(request: SimilarityRequest, listener: Listener) -> list[Path]:
+    """The class in ``request.inputs`` compared and the report written into ``request.out``;
+    the files written. What could not be read, and what was found, are said.
+
+    :raises GraderError: for a bad setting or input, or an ``out`` that cannot be written.
+    """
+    assignment, rubric = loaded(request.assignment, request.rubric)
+    threshold = request.threshold
+    if not 0 < threshold <= 1:
+        raise GraderError(f"--threshold must be a share between 0 and 1, got {threshold}")
+    own = [Path(p) for p in request.ignore]
+    ignore = [
+        *kit_boilerplate(assignment, starter=request.starter, answer_key=request.answer_key),
+        *own,
+    ]
+    comparison, problems = compare_class(
+        [Path(p) for p in request.inputs],
+        assignment,
+        rubric.packaging_pattern,
+        archives=[Path(p) for p in request.archives],
+        ignore=ignore,
+        settings=Settings(threshold=threshold),
+    )
+    for problem in problems:
+        listener.say(f"skipped: {problem}")
+    flagged = sum(p.flagged for p in comparison.pairs)
+    archived = sum(d.archived for d in comparison.documents)
+    listener.say(
+        f"similarity: {len(comparison.documents) - archived} submissions compared with one "
+        f"another and with {archived} archived; {flagged} pairs at or above "
+        f"{threshold:.0%} flagged (no grade changed)"
+    )
+    title = f"{assignment.pack.title} ({assignment.name})"
+    return write_similarity(comparison, request.out, title)
 
 
 def kit_boilerplate(
@@ -54,7 +109,7 @@ def kit_boilerplate(
     """The kit's starter files of ``assignment`` (every file of its starter folder), and with
     ``answer_key`` the answer key's.
 
-    :raises GraderError: when they are not there (an installed kit ships neither).
+    :raises GraderError: when they are not there.
     """
     folder = (_ROOT / assignment.pack.starter(assignment.variant)).parent
     found = _code_files(folder) if starter and folder.is_dir() else []
@@ -93,14 +148,18 @@ def compare_class(
     settings = settings or Settings()
     given: list[SourceFile] = []
     for path in ignore:
+        if not path.exists():
+            raise GraderError(f"--ignore: {path} does not exist; name a file or folder of code")
         files, notes = _read_tree(path)
         if notes or not files:
             raise GraderError(f"--ignore: {path} holds no readable Python code")
         given += files
     labels: list[str] = []  # an archive's name in the report: its folder's, made unique
     for folder in archives:
+        if not folder.exists():
+            raise GraderError(f"--archive: {folder} does not exist; name a folder of solutions")
         if not folder.is_dir():
-            raise GraderError(f"--archive: {folder} is not a folder")
+            raise GraderError(f"--archive: {folder} is not a folder; put the solutions in one")
         label = safe(folder.resolve().name)
         labels.append(label if label not in labels else f"{label}-{len(labels) + 1}")
     with tempfile.TemporaryDirectory(prefix="teeko-similarity-") as work:
@@ -117,6 +176,8 @@ def compare_class(
                 [folder], Path(work) / f"archive{number}", netid_pattern, assignment.main_file
             )
             problems += [f"archive: {p}" for p in found.problems]
+            if not found.entries:
+                raise GraderError(f"--archive: {folder} holds no solutions (.py files or zips)")
             documents += [
                 _document(
                     entry,
@@ -195,14 +256,13 @@ def _read_tree(path: Path) -> tuple[list[SourceFile], list[str]]:
 
 
 def write_similarity(comparison: Comparison, out: Path, title: str) -> list[Path]:
-    """``similarity.csv``, ``similarity.html`` and a page per flagged pair under ``pairs/``
-    (the :data:`MAX_PAGES` most similar); pages of an earlier run that are not flagged now
-    are removed.
+    """``similarity.csv``, ``similarity.html`` and a page per flagged pair under ``pairs/``;
+    pages of an earlier run that are not flagged now are removed.
 
     :raises GraderError: when ``out`` cannot be written.
     """
     by_name = {d.name: d for d in comparison.documents}
-    flagged = [p for p in comparison.pairs if p.flagged][:MAX_PAGES]
+    flagged = [p for p in comparison.pairs if p.flagged]
     pages = {(p.a, p.b): pair_file(p) for p in flagged}
     written = [out / "similarity.csv", out / "similarity.html"]
     try:

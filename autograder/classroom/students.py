@@ -53,8 +53,6 @@ def identify(
         else:
             ownerless.append(one)
     roster = {user: safe(login.casefold().split("@")[0]) for user, login in (logins or {}).items()}
-    roster_owner = {login: user for user, login in roster.items()}
-    ids = {owner.casefold(): owner for owner in [*by_owner, *roster]}
     # The alias a Canvas user typed: the netid of their newest file that names one.
     alias: dict[str, Candidate] = {}
     claims: dict[str, list[str]] = {}
@@ -65,6 +63,37 @@ def identify(
             claims.setdefault(str(named[-1].netid), []).append(owner)
     notes: dict[str, list[str]] = {}
     warnings: list[str] = []
+    key = _apart(_keys(by_owner, roster, alias, claims, notes, warnings))
+    students: dict[str, list[Candidate]] = {}
+    for owner, group in by_owner.items():
+        netids = sorted({str(c.netid) for c in group if c.netid})
+        if len(netids) > 1:
+            notes.setdefault(owner, []).append(
+                f"{_describe(group[0])} submitted as netids {', '.join(netids)}; the newest "
+                f"names {alias[owner].netid}"
+            )
+        students[key[owner]] = list(group)
+    owned_notes = {key[owner]: lines for owner, lines in notes.items()}
+    _place_ownerless(ownerless, key, claims, students, owned_notes)
+    entries = [
+        _entry(student, group, owned_notes.get(student, []), main)
+        for student, group in sorted(students.items())
+    ]
+    return Students(entries, [admit(warning, "sentence") for warning in warnings])
+
+
+def _keys(
+    by_owner: Mapping[str, list[Candidate]],
+    roster: Mapping[str, str],
+    alias: Mapping[str, Candidate],
+    claims: Mapping[str, list[str]],
+    notes: dict[str, list[str]],
+    warnings: list[str],
+) -> dict[str, str]:
+    """Each Canvas user's student id: the roster's login, else the netid they typed when no
+    one else has it, else their own id; each claim not followed noted and warned of."""
+    roster_owner = {login: user for user, login in roster.items()}
+    ids = {owner.casefold(): owner for owner in [*by_owner, *roster]}
     key: dict[str, str] = {}
     for owner, group in by_owner.items():
         who, typed = _describe(group[0]), alias.get(owner)
@@ -94,18 +123,18 @@ def identify(
         )
         notes.setdefault(owner, []).append(warning)
         warnings.append(warning)
-    key = _apart(key)
-    students: dict[str, list[Candidate]] = {}
-    for owner, group in by_owner.items():
-        student = key[owner]
-        netids = sorted({str(c.netid) for c in group if c.netid})
-        if len(netids) > 1:
-            notes.setdefault(owner, []).append(
-                f"{_describe(group[0])} submitted as netids {', '.join(netids)}; the newest "
-                f"names {alias[owner].netid}"
-            )
-        students[student] = list(group)
-    owned_notes = {key[owner]: lines for owner, lines in notes.items()}
+    return key
+
+
+def _place_ownerless(
+    ownerless: Sequence[Candidate],
+    key: Mapping[str, str],
+    claims: Mapping[str, list[str]],
+    students: dict[str, list[Candidate]],
+    owned_notes: dict[str, list[str]],
+) -> None:
+    """The files with no Canvas id added to ``students``: each to its netid's student, or on
+    its own (and noted) when its name is a Canvas user's id or several users claim it."""
     by_key = {student: owner for owner, student in key.items()}
     for one in ownerless:
         student = one.netid or one.fallback
@@ -126,11 +155,6 @@ def identify(
                 f"netid {one.netid}; graded on its own"
             )
         students.setdefault(student, []).append(one)
-    entries = [
-        _entry(student, group, owned_notes.get(student, []), main)
-        for student, group in sorted(students.items())
-    ]
-    return Students(entries, [admit(warning, "sentence") for warning in warnings])
 
 
 def _someone_else(

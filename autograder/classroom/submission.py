@@ -5,10 +5,12 @@ it, and what lies beyond the rubric."""
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from pathlib import Path
 
-from autograder.classroom.intake import Submission, packaging_problems, unnamed_files
+from autograder.classroom.intake import Submission, is_junk, packaging_problems, unnamed_files
 from autograder.games.pack import Assignment
 from autograder.grading.extras import Extras, run_extras
+from autograder.grading.needs_look import scan
 from autograder.grading.rubric import ExtraOptions, Rubric
 from autograder.grading.scoring import Grade, score
 from autograder.oracle.player import tactics_solver
@@ -93,7 +95,26 @@ def _score(
     zip_problems = packaging_problems(
         submission, rubric.packaging_pattern, rubric.packaging_example, files
     )
-    return score(session, rubric, zip_problems, submission.late, unnamed_files(submission, files))
+    also = unnamed_files(submission, files)
+    layout = assignment.interface.layout
+    looks = scan(python_sources(submission.source_dir, () if layout is None else (layout.marker,)))
+    return score(session, rubric, zip_problems, submission.late, also, looks)
+
+
+def python_sources(folder: Path, markers: tuple[str, ...] = ()) -> dict[str, str]:
+    """The Python files handed in, by path in ``folder`` (a notebook as intake made it a
+    module), and the files ending in a homework layout's ``markers`` (a sketch's main file is
+    Python too), for the scan of what needs a look."""
+    found = {}
+    for path in sorted(folder.rglob("*")):
+        relative = path.relative_to(folder)
+        if (
+            (path.suffix == ".py" or path.name.endswith(markers))
+            and path.is_file()
+            and not any(is_junk(part) for part in relative.parts)
+        ):
+            found[relative.as_posix()] = path.read_text("utf-8", "replace")
+    return found
 
 
 def load_warning(loads: list[tuple[float, int] | None], session: Session) -> str | None:

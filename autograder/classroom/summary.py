@@ -37,41 +37,17 @@ _BAR_GAP = 6
 
 
 @dataclass(frozen=True)
-class _Bin:
-    low: float
-    high: float
-    count: int
+class _Table:
+    """One table of the summary, in plain text; each format renders it. ``plain`` are the
+    columns Markdown shows as they are (numbers, tiers), the others escaped; ``code`` the ids
+    shown as code; ``numeric`` right-aligned in HTML; ``empty`` says why there are no rows."""
 
-    @property
-    def label(self) -> str:
-        return f"{self.low:g}–{self.high:g}"
-
-
-@dataclass(frozen=True)
-class _Pass:
-    id: str
-    name: str
-    max_points: int  # 0 for penalties: passed means nothing taken off
-    passed: int
-    graded: int
-
-    @property
-    def rate(self) -> str:
-        return f"{100 * self.passed / self.graded:.0f}%" if self.graded else "–"
-
-
-@dataclass(frozen=True)
-class _Slow:
-    student: str
-    seconds: float
-    tier: str
-
-
-@dataclass(frozen=True)
-class _Abnormal:
-    student: str
-    status: str
-    reason: str
+    header: tuple[str, ...]
+    rows: tuple[tuple[str, ...], ...]
+    plain: frozenset[int] = frozenset()
+    code: frozenset[int] = frozenset()
+    numeric: frozenset[int] = frozenset()
+    empty: str = ""
 
 
 @dataclass(frozen=True)
@@ -86,15 +62,16 @@ class _Summary:
     median: float | None
     low: float | None
     high: float | None
-    bins: tuple[_Bin, ...]
-    passes: tuple[_Pass, ...]
-    slowest: tuple[_Slow, ...]
-    abnormal: tuple[_Abnormal, ...]
+    bins: tuple[tuple[str, int], ...]  # (range, students) per bar of the histogram
+    passes: _Table  # per criterion: how many passed it
+    slowest: _Table
+    abnormal: _Table  # the students who did not grade normally, and why
     warnings: tuple[str, ...] = ()
     tallies: tuple[tuple[str, int, int], ...] = ()  # (criterion name, right, asked), the class's
     pages: tuple[tuple[str, str, str, bool], ...] = ()  # (id, who, score, graded) per student
     board: tuple[str, ...] = ()  # the leaderboard's figures, the first ranks
-    ranking: tuple[tuple[str, ...], ...] = ()  # rank, student, then each figure
+    ranking: _Table | None = None  # rank, student, then each figure; None: no leaderboard
+    looks: _Table | None = None  # (student, finding) of the scan: needs a look; None: none
 
 
 def _maxima(rubric: Rubric) -> dict[str, int]:
@@ -179,6 +156,61 @@ def _tallies(graded: Sequence[Record], shown: dict[str, str]) -> tuple[tuple[str
     return tuple(found)
 
 
+def _bins(records: Sequence[Record], max_score: int) -> tuple[tuple[str, int], ...]:
+    """The histogram's bars: each one's range of scores and how many students it holds."""
+    counts = [0] * BINS
+    for r in records:
+        counts[_bin_index(r.score, r.max_score or max_score)] += 1
+    step = max_score / BINS
+    return tuple((f"{i * step:g}–{(i + 1) * step:g}", counts[i]) for i in range(BINS))
+
+
+def _passes(graded: Sequence[Record], shown: dict[str, str], rubric: Rubric) -> _Table:
+    maxima = _maxima(rubric)
+    rows = []
+    for ident, name in shown.items():
+        passed = sum(_passed(r, ident, maxima) for r in graded)
+        rate = f"{100 * passed / len(graded):.0f}%" if graded else "–"
+        full = f"{maxima[ident]}" if ident not in PENALTIES else "0 off"
+        rows.append((name, ident, full, f"{passed}/{len(graded)}", rate))
+    header = ("criterion", "id", "full points", "passed", "rate")
+    return _Table(
+        header, tuple(rows), frozenset({0, 2, 3, 4}), frozenset({1}), frozenset({2, 3, 4})
+    )
+
+
+def _slowest(ordered: Sequence[Record], rubric: Rubric) -> _Table:
+    timed = [r for r in ordered if r.slowest_seconds is not None]
+    timed.sort(key=lambda r: (-(r.slowest_seconds or 0.0), r.student))  # slowest first
+    rows = tuple(
+        (
+            _who(r),
+            f"{r.slowest_seconds:.2f} s",
+            _time_tier(r.slowest_seconds, r.criteria.get("time", 0), rubric)
+            + ("; measured again alone" if r.measured_again else ""),
+        )
+        for r in timed[:SLOWEST_SHOWN]
+        if r.slowest_seconds is not None
+    )
+    header = ("student", "slowest move", "time points")
+    return _Table(header, rows, frozenset({1, 2}), numeric=frozenset({1}), empty=_NONE_TIMED)
+
+
+def _abnormal(ordered: Sequence[Record]) -> _Table:
+    rows = tuple(
+        (_who(r), r.status, r.reason or "(no reason recorded)")
+        for r in ordered
+        if r.status != STATUS_GRADED or r.reason
+    )
+    return _Table(("student", "status", "reason"), rows, empty=_ALL_NORMAL)
+
+
+def _looks(ordered: Sequence[Record]) -> _Table | None:
+    """The findings of the scan of the files handed in, a row each; None when there are none."""
+    rows = tuple((_who(r), line) for r in ordered for line in r.needs_look)
+    return _Table(("student", "code"), rows) if rows else None
+
+
 def _summarise(
     records: Sequence[Record], title: str, rubric: Rubric, notes: Sequence[str]
 ) -> _Summary:
@@ -186,40 +218,11 @@ def _summarise(
     graded = [r for r in ordered if r.status == STATUS_GRADED]
     max_score = max((r.max_score for r in ordered), default=rubric.max_score)
     scores = [r.score for r in ordered]
-    counts = [0] * BINS
-    for r in ordered:
-        counts[_bin_index(r.score, r.max_score or max_score)] += 1
-    step = max_score / BINS
-    bins = tuple(_Bin(i * step, (i + 1) * step, counts[i]) for i in range(BINS))
-    maxima = _maxima(rubric)
     shown = {
         **CRITERIA,
         **{ident: name for ident, name, _ in rubric.checks},
         **{o: n for o, n in OPTIONAL.items() if any(o in r.criteria for r in graded)},
     }
-    passes = tuple(
-        _Pass(
-            ident, name, maxima[ident], sum(_passed(r, ident, maxima) for r in graded), len(graded)
-        )
-        for ident, name in shown.items()
-    )
-    timed = [r for r in ordered if r.slowest_seconds is not None]
-    timed.sort(key=lambda r: (-(r.slowest_seconds or 0.0), r.student))  # slowest first
-    slowest = tuple(
-        _Slow(
-            _who(r),
-            r.slowest_seconds,
-            _time_tier(r.slowest_seconds, r.criteria.get("time", 0), rubric)
-            + ("; measured again alone" if r.measured_again else ""),
-        )
-        for r in timed[:SLOWEST_SHOWN]
-        if r.slowest_seconds is not None
-    )
-    abnormal = tuple(
-        _Abnormal(_who(r), r.status, r.reason or "(no reason recorded)")
-        for r in ordered
-        if r.status != STATUS_GRADED or r.reason
-    )
     return _Summary(
         title=title,
         students=len(ordered),
@@ -231,10 +234,10 @@ def _summarise(
         median=statistics.median(scores) if scores else None,
         low=min(scores) if scores else None,
         high=max(scores) if scores else None,
-        bins=bins,
-        passes=passes,
-        slowest=slowest,
-        abnormal=abnormal,
+        bins=_bins(ordered, max_score),
+        passes=_passes(graded, shown, rubric),
+        slowest=_slowest(ordered, rubric),
+        abnormal=_abnormal(ordered),
         tallies=_tallies(graded, shown),
         warnings=(*_unfenced(graded), *_busy(ordered), *notes),
         pages=tuple(
@@ -243,6 +246,7 @@ def _summarise(
         ),
         board=rubric.leaderboard,
         ranking=_ranking(graded, rubric.leaderboard),
+        looks=_looks(ordered),
     )
 
 
@@ -284,6 +288,11 @@ _HISTOGRAM_NOTE = (
     "the last bar includes the maximum."
 )
 _ALL_NORMAL = "Every submission was graded normally."
+_NONE_TIMED = "No move was timed."
+_LOOK_NOTE = (
+    "Code that hides what it runs or reaches into the grader's runner, found by reading the "
+    "files handed in; no points were taken for it. Read it before the grades go out."
+)
 _LEADERBOARD_NOTE = (
     "Graded students ranked by {first} (the rubric's [leaderboard]); a figure that was not "
     "measured for a student is blank, and ranks last."
@@ -294,11 +303,11 @@ def _criteria_note(s: _Summary) -> str:
     return _CRITERIA_NOTE.format(graded=s.graded) + (_TALLY_NOTE if s.tallies else "")
 
 
-def _ranking(graded: Sequence[Record], figures: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
-    """The rows of the leaderboard: rank, student, each figure; by the first figure, best
-    first (``LEADERBOARD`` says which way is better), then by student."""
+def _ranking(graded: Sequence[Record], figures: tuple[str, ...]) -> _Table | None:
+    """The leaderboard: rank, student, each figure; by the first figure, best first
+    (``LEADERBOARD`` says which way is better), then by student. None without figures."""
     if not figures:
-        return ()
+        return None
     first = figures[0]
     sign = 1 if LEADERBOARD[first][1] == "asc" else -1
 
@@ -310,15 +319,28 @@ def _ranking(graded: Sequence[Record], figures: tuple[str, ...]) -> tuple[tuple[
     for rank, record in enumerate(sorted(graded, key=key), 1):
         values = [record.leaderboard.get(f) for f in figures]
         rows.append((str(rank), _who(record), *("" if v is None else f"{v:g}" for v in values)))
-    return tuple(rows)
+    numeric = frozenset(range(2, len(figures) + 2))
+    return _Table(("rank", "student", *figures), tuple(rows), numeric=numeric)
 
 
 # ---- Markdown ----------------------------------------------------------------------------------
 
 
-def _md_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
-    lines = ["| " + " | ".join(header) + " |", "|" + " --- |" * len(header)]
-    lines += ["| " + " | ".join(row) + " |" for row in rows]
+def _bins_table(s: _Summary) -> _Table:
+    rows = tuple((label, str(count)) for label, count in s.bins)
+    return _Table(("score", "students"), rows, frozenset({0, 1}), numeric=frozenset({1}))
+
+
+def _md_table(table: _Table) -> list[str]:
+    """``table`` in Markdown, or the sentence saying why it has no rows."""
+    if not table.rows and table.empty:
+        return [table.empty]
+
+    def cell(i: int, text: str) -> str:
+        return f"`{text}`" if i in table.code else text if i in table.plain else md_cell(text)
+
+    lines = ["| " + " | ".join(table.header) + " |", "|" + " --- |" * len(table.header)]
+    lines += ["| " + " | ".join(cell(i, c) for i, c in enumerate(row)) + " |" for row in table.rows]
     return lines
 
 
@@ -328,37 +350,16 @@ def _markdown(s: _Summary) -> str:
     if s.warnings:
         out += ["", "## Warnings", ""] + [f"- {md_cell(w)}" for w in s.warnings]
     out += ["", "## Scores", "", "![Histogram of the scores](histogram.svg)", ""]
-    out += _md_table(["score", "students"], [[b.label, str(b.count)] for b in s.bins])
+    out += _md_table(_bins_table(s))
     out += ["", _HISTOGRAM_NOTE, "", "## Criteria", "", _criteria_note(s), ""]
-    out += _md_table(
-        ["criterion", "id", "full points", "passed", "rate"],
-        [
-            [p.name, f"`{p.id}`", f"{p.max_points}" if p.id not in PENALTIES else "0 off"]
-            + [f"{p.passed}/{p.graded}", p.rate]
-            for p in s.passes
-        ],
-    )
-    out += ["", "## Slowest submissions", ""]
-    if s.slowest:
-        out += _md_table(
-            ["student", "slowest move", "time points"],
-            [[md_cell(w.student), f"{w.seconds:.2f} s", w.tier] for w in s.slowest],
-        )
-    else:
-        out.append("No move was timed.")
-    out += ["", "## Did not grade normally", ""]
-    if s.abnormal:
-        out += _md_table(
-            ["student", "status", "reason"],
-            [[md_cell(a.student), md_cell(a.status), md_cell(a.reason)] for a in s.abnormal],
-        )
-    else:
-        out.append(_ALL_NORMAL)
-    if s.board:
+    out += _md_table(s.passes)
+    out += ["", "## Slowest submissions", "", *_md_table(s.slowest)]
+    out += ["", "## Did not grade normally", "", *_md_table(s.abnormal)]
+    if s.looks is not None:
+        out += ["", "## Needs a look", "", _LOOK_NOTE, "", *_md_table(s.looks)]
+    if s.ranking is not None:
         out += ["", "## Leaderboard", "", _LEADERBOARD_NOTE.format(first=s.board[0]), ""]
-        out += _md_table(
-            ["rank", "student", *s.board], [[md_cell(c) for c in r] for r in s.ranking]
-        )
+        out += _md_table(s.ranking)
     return "\n".join(out) + "\n"
 
 
@@ -372,7 +373,7 @@ def _svg(s: _Summary) -> str:
     plot_w = _WIDTH - _LEFT - _RIGHT
     plot_h = _HEIGHT - _TOP - _BOTTOM
     base = _TOP + plot_h
-    tallest = max((b.count for b in s.bins), default=0) or 1
+    tallest = max((count for _, count in s.bins), default=0) or 1
     slot = plot_w / len(s.bins)
     lines = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{_WIDTH}" height="{_HEIGHT}" '
@@ -380,21 +381,21 @@ def _svg(s: _Summary) -> str:
         f"<title>{e(s.title)}: scores of {s.students} students</title>",
         '<rect x="0" y="0" width="100%" height="100%" fill="#ffffff"/>',
     ]
-    for i, b in enumerate(s.bins):
+    for i, (label, count) in enumerate(s.bins):
         x = _LEFT + i * slot + _BAR_GAP / 2
-        h = plot_h * b.count / tallest
+        h = plot_h * count / tallest
         centre = x + (slot - _BAR_GAP) / 2
         lines.append(
             f'<rect class="bar" x="{x:.1f}" y="{base - h:.1f}" width="{slot - _BAR_GAP:.1f}" '
-            f'height="{h:.1f}" fill="#4472c4"><title>{b.label}: {b.count}</title></rect>'
+            f'height="{h:.1f}" fill="#4472c4"><title>{label}: {count}</title></rect>'
         )
         lines.append(
             f'<text class="count" x="{centre:.1f}" y="{base - h - 4:.1f}" '
-            f'text-anchor="middle">{b.count}</text>'
+            f'text-anchor="middle">{count}</text>'
         )
         lines.append(
             f'<text class="range" x="{centre:.1f}" y="{base + 16}" text-anchor="middle" '
-            f'font-size="10">{b.label}</text>'
+            f'font-size="10">{label}</text>'
         )
     lines += [
         f'<line x1="{_LEFT}" y1="{base}" x2="{_WIDTH - _RIGHT}" y2="{base}" stroke="#000000"/>',
@@ -419,84 +420,58 @@ figure { margin: 0; }
 """.strip()
 
 
-def _html_table(header: Sequence[str], rows: Sequence[Sequence[str]], numeric: set[int]) -> str:
-    """A table of already-escaped cells; columns in ``numeric`` are right-aligned."""
-    head = "".join(f"<th>{h}</th>" for h in header)
+def _html_table(table: _Table) -> str:
+    """``table`` in HTML, every cell escaped; or the sentence saying why it has no rows."""
+    e = html.escape
+    if not table.rows and table.empty:
+        return f"<p>{e(table.empty)}</p>"
+
+    def cell(i: int, text: str) -> str:
+        shown = f"<code>{e(text)}</code>" if i in table.code else e(text)
+        return f'<td class="n">{shown}</td>' if i in table.numeric else f"<td>{shown}</td>"
+
+    head = "".join(f"<th>{e(h)}</th>" for h in table.header)
     body = "\n".join(
-        "<tr>"
-        + "".join(
-            f'<td class="n">{c}</td>' if i in numeric else f"<td>{c}</td>"
-            for i, c in enumerate(row)
-        )
-        + "</tr>"
-        for row in rows
+        "<tr>" + "".join(cell(i, c) for i, c in enumerate(row)) + "</tr>" for row in table.rows
     )
     return f"<table>\n<tr>{head}</tr>\n{body}\n</table>"
+
+
+def _pages_html(s: _Summary) -> str:
+    """The table linking each student's feedback: the page with the games, where one was
+    made, and the Markdown."""
+    e, rows = html.escape, []
+    for student, who, score, graded in s.pages:
+        where = f"students/{quote(student)}"
+        page = f'<a href="{where}/feedback.html">page with the games</a> · ' if graded else ""
+        rows.append(
+            f'<tr><td>{e(who)}</td><td class="n">{e(score)}</td>'
+            f'<td>{page}<a href="{where}/feedback.md">Markdown</a></td></tr>'
+        )
+    head = "<tr><th>student</th><th>score</th><th>feedback</th></tr>"
+    return f"<table>\n{head}\n" + "\n".join(rows) + "\n</table>"
+
+
+def _html_sections(s: _Summary) -> tuple[str, str]:
+    """The warnings and the leaderboard, each with its heading; "" for one there is none of."""
+    e = html.escape
+    board = ""
+    if s.looks is not None:
+        board = f"<h2>Needs a look</h2>\n<p>{e(_LOOK_NOTE)}</p>\n{_html_table(s.looks)}\n"
+    if s.ranking is not None:
+        note = e(_LEADERBOARD_NOTE.format(first=s.board[0]))
+        board += f"<h2>Leaderboard</h2>\n<p>{note}</p>\n{_html_table(s.ranking)}\n"
+    warnings = ""
+    if s.warnings:
+        items = "\n".join(f"<li>{e(w)}</li>" for w in s.warnings)
+        warnings = f"<h2>Warnings</h2>\n<ul>\n{items}\n</ul>\n"
+    return warnings, board
 
 
 def _html(s: _Summary, svg: str) -> str:
     e = html.escape
     facts = "\n".join(f"<li>{e(label)}: {e(value)}</li>" for label, value in _facts(s))
-    passes = _html_table(
-        ["criterion", "id", "full points", "passed", "rate"],
-        [
-            [
-                e(p.name),
-                f"<code>{e(p.id)}</code>",
-                str(p.max_points) if p.id not in PENALTIES else "0 off",
-            ]
-            + [f"{p.passed}/{p.graded}", e(p.rate)]
-            for p in s.passes
-        ],
-        {2, 3, 4},
-    )
-    if s.slowest:
-        slowest = _html_table(
-            ["student", "slowest move", "time points"],
-            [[e(w.student), f"{w.seconds:.2f} s", e(w.tier)] for w in s.slowest],
-            {1},
-        )
-    else:
-        slowest = "<p>No move was timed.</p>"
-    if s.abnormal:
-        abnormal = _html_table(
-            ["student", "status", "reason"],
-            [[e(a.student), e(a.status), e(a.reason)] for a in s.abnormal],
-            set(),
-        )
-    else:
-        abnormal = f"<p>{e(_ALL_NORMAL)}</p>"
-    bins = _html_table(["score", "students"], [[e(b.label), str(b.count)] for b in s.bins], {1})
-    pages = _html_table(
-        ["student", "score", "feedback"],
-        [
-            [
-                e(who),
-                e(score),
-                (
-                    f'<a href="students/{quote(student)}/feedback.html">page with the games</a> · '
-                    if graded
-                    else ""
-                )
-                + f'<a href="students/{quote(student)}/feedback.md">Markdown</a>',
-            ]
-            for student, who, score, graded in s.pages
-        ],
-        {1},
-    )
-    board = ""
-    if s.board:
-        ranked = _html_table(
-            ["rank", "student", *(e(f) for f in s.board)],
-            [[e(c) for c in row] for row in s.ranking],
-            set(range(2, len(s.board) + 2)),
-        )
-        note = e(_LEADERBOARD_NOTE.format(first=s.board[0]))
-        board = f"<h2>Leaderboard</h2>\n<p>{note}</p>\n{ranked}\n"
-    warnings = ""
-    if s.warnings:
-        items = "\n".join(f"<li>{e(w)}</li>" for w in s.warnings)
-        warnings = f"<h2>Warnings</h2>\n<ul>\n{items}\n</ul>\n"
+    warnings, board = _html_sections(s)
     return f"""<!DOCTYPE html>
 <html lang="en">
 <head>
@@ -516,16 +491,16 @@ def _html(s: _Summary, svg: str) -> str:
 {svg.rstrip()}
 <figcaption>{e(_HISTOGRAM_NOTE)} Also as <a href="histogram.svg">histogram.svg</a>.</figcaption>
 </figure>
-{bins}
+{_html_table(_bins_table(s))}
 <h2>Criteria</h2>
 <p>{e(_criteria_note(s))}</p>
-{passes}
+{_html_table(s.passes)}
 <h2>Slowest submissions</h2>
-{slowest}
+{_html_table(s.slowest)}
 <h2>Did not grade normally</h2>
-{abnormal}
+{_html_table(s.abnormal)}
 {board}<h2>Each student's feedback</h2>
-{pages}
+{_pages_html(s)}
 </body>
 </html>
 """

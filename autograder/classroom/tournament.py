@@ -25,9 +25,10 @@ from typing import Any
 
 from autograder.classroom.fingerprint import kit_version
 from autograder.classroom.intake import open_submission, require_files
+from autograder.classroom.openings import fair_openings
 from autograder.classroom.records import Entry
 from autograder.errors import GraderError
-from autograder.files import write_atomic
+from autograder.files import kit_path, write_atomic
 from autograder.games import find_assignment
 from autograder.games.pack import Assignment, Opponent
 from autograder.games.perfect import OracleError
@@ -55,7 +56,7 @@ __all__ = [
     "short_layers",
 ]
 
-_ROOT = Path(__file__).resolve().parents[2]  # a checkout of the kit: solution/ lies here
+_ROOT = kit_path()  # solution/ lies here, in a checkout or an installed kit
 KIT_PREFIX = "kit-"  # the kit's players' ids: kit-random, kit-solution ...
 # what --with takes beyond the pack's own opponents (random, greedy, minimax2 ...)
 KIT_PLAYERS = {
@@ -87,15 +88,18 @@ class Player:
 
 @dataclass(frozen=True)
 class Pairing:
-    """One game of the schedule: ``first`` moves first; ``round`` orders the rating."""
+    """One game of the schedule: ``first`` moves first, from opening number ``opening`` (0:
+    the game's start) in Swiss round ``round`` (1 in a round robin)."""
 
     first: str
     second: str
     round: int
+    opening: int = 0
 
     @property
     def id(self) -> str:
-        return f"{self.first}--{self.second}--{self.round}"
+        played_from = f"-o{self.opening}" if self.opening else ""
+        return f"{self.first}--{self.second}--{self.round}{played_from}"
 
 
 @dataclass(frozen=True)
@@ -108,6 +112,7 @@ class GameTask:
     assignment: str
     rubric: Rubric
     seed: int  # the tournament's
+    opening: tuple[Any, ...] = ()  # the pack's moves played first, by the kit
 
 
 @dataclass(frozen=True)
@@ -196,17 +201,30 @@ def _perfect(assignment: str) -> Opponent[Any, Any]:
     except OracleError as err:
         raise GraderError(f"--with perfect: {err}") from None
     if not within_reach(oracle, chosen.pack.start(chosen.variant)):
-        raise GraderError(f"--with perfect: no perfect player from the start of {assignment}")
+        raise GraderError(
+            f"--with perfect: {assignment} is too big for the kit's perfect player, which "
+            "solves it only near the end of a game; take --with solution, the kit's strongest "
+            "player, instead"
+        )
     return perfect_opponent(oracle)
 
 
 # ---- the schedule -------------------------------------------------------------------------------
 
 
-def round_robin(ids: Sequence[str]) -> list[Pairing]:
-    """Every pair, both colours, in rounds (the circle method) so the rating meets each player
-    early; each game's id names its players only, so a late student adds games and replays
-    none."""
+def _both_colours(a: str, b: str, number: int, openings: int) -> list[Pairing]:
+    low, high = sorted((a, b))
+    return [
+        Pairing(first, second, number, opening)
+        for opening in range(openings)
+        for first, second in ((low, high), (high, low))
+    ]
+
+
+def round_robin(ids: Sequence[str], openings: int = 1) -> list[Pairing]:
+    """Every pair, both colours, from each of ``openings`` positions, pair by pair in the
+    circle method's order; each game's id names its players and opening only, so a late
+    student adds games and replays none."""
     order = sorted(ids)
     if len(order) % 2:
         order.append("")  # the bye
@@ -216,18 +234,18 @@ def round_robin(ids: Sequence[str]) -> list[Pairing]:
         for i in range(n // 2):
             a, b = order[i], order[n - 1 - i]
             if a and b:
-                low, high = sorted((a, b))
-                pairings += [Pairing(low, high, 1), Pairing(high, low, 1)]
+                pairings += _both_colours(a, b, 1, openings)
         order = [order[0], order[-1], *order[1:-1]]
     return pairings
 
 
 def swiss_round(
-    ids: Sequence[str], games: Sequence[Mapping[str, Any]], number: int
+    ids: Sequence[str], games: Sequence[Mapping[str, Any]], number: int, openings: int = 1
 ) -> list[Pairing]:
     """Round ``number`` of a Swiss tournament: players by points so far (a win 1, a draw ½;
-    ties by id), each paired with the next one it has not met, both colours; with an odd
-    count the lowest-placed player not yet given a bye sits out."""
+    ties by id), each paired with the next one it has not met, both colours from each of
+    ``openings`` positions; with an odd count the lowest-placed player not yet given a bye
+    sits out."""
     points = dict.fromkeys(ids, 0.0)
     met: set[frozenset[str]] = set()
     byes = set()
@@ -250,8 +268,7 @@ def swiss_round(
         a = order.pop(0)
         b = next((p for p in order if frozenset((a, p)) not in met), order[0])
         order.remove(b)
-        low, high = sorted((a, b))
-        pairings += [Pairing(low, high, number), Pairing(high, low, number)]
+        pairings += _both_colours(a, b, number, openings)
     return pairings
 
 
@@ -286,7 +303,14 @@ def fingerprint(task: GameTask) -> dict[str, str]:
         "seed": str(task.seed),
         "first": task.first.digest,
         "second": task.second.digest,
+        "opening": repr(_student_moves(task)),
     }
+
+
+def _student_moves(task: GameTask) -> list[Any]:
+    """The task's opening as the homework writes moves (plain data, for records)."""
+    pack = find_assignment(task.assignment).pack
+    return [pack.student_move(move) for move in task.opening]
 
 
 def play_game(task: GameTask) -> dict[str, Any]:
@@ -298,18 +322,26 @@ def play_game(task: GameTask) -> dict[str, Any]:
         first = _entrant(task.first, assignment, Path(work))
         second = _entrant(task.second, assignment, Path(work))
         match = play_match(
-            assignment, task.rubric.plan, first, second, game_seed(task.seed, task.pairing)
+            assignment,
+            task.rubric.plan,
+            first,
+            second,
+            game_seed(task.seed, task.pairing),
+            opening=task.opening,
         )
     names = {assignment.pack.sides[0]: match.first, assignment.pack.sides[1]: match.second}
+    opening = {id(ply) for ply in match.moves[: len(task.opening)]}
 
     def who(ply: Ply) -> str:
-        return names[ply.side]
+        return "the opening" if id(ply) in opening else names[ply.side]
 
     ending = f"{match.winner} won" if match.winner else "a draw"
     frames, moves = replay_frames(assignment, match.moves, who, f"{ending}: {match.reason}")
     return {
         "id": task.pairing.id,
         "round": task.pairing.round,
+        "opening": task.pairing.opening,
+        "opening_moves": _student_moves(task),
         "first": match.first,
         "second": match.second,
         "winner": match.winner,
@@ -371,10 +403,23 @@ def run_tournament(
     failed: list[str] = []
     machines: dict[str, str] = {}
     rounds = range(1, swiss_rounds + 1) if swiss_rounds else range(1, 2)
+    openings = fair_openings(assignment, rubric.openings, rubric.opening_plies, seed)
     for number in rounds:
-        schedule = swiss_round(ids, games, number) if swiss_rounds else round_robin(ids)
+        schedule = (
+            swiss_round(ids, games, number, len(openings))
+            if swiss_rounds
+            else round_robin(ids, len(openings))
+        )
         tasks = [
-            GameTask(p, by_id[p.first], by_id[p.second], assignment.name, rubric, seed)
+            GameTask(
+                p,
+                by_id[p.first],
+                by_id[p.second],
+                assignment.name,
+                rubric,
+                seed,
+                openings[p.opening],
+            )
             for p in schedule
         ]
         done = {t.pairing.id: g for t in tasks if (g := saved_game(out, t)) is not None}

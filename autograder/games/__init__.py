@@ -11,6 +11,7 @@ from typing import Any
 
 from autograder.games.boardabc import PACK as BOARD_ABC
 from autograder.games.connect4 import PACK as CONNECT4
+from autograder.games.kalah import PACK as KALAH
 from autograder.games.othello import PACK as OTHELLO
 from autograder.games.pack import (
     DEFAULT_INTERFACE,
@@ -34,11 +35,13 @@ __all__ = [
 
 
 def _plays(interface: Interface[Any, Any, Any], variant: object) -> bool:
-    """Whether ``interface`` offers ``variant``: seed 003's sketch plays the 7×6 board only."""
+    """Whether ``interface`` offers ``variant``: the Processing sketch plays the 7×6 board only."""
     return interface.variants is None or getattr(variant, "name", None) in interface.variants
 
 
-PACKS: dict[str, AnyPack] = {pack.name: pack for pack in (TEEKO, CONNECT4, BOARD_ABC, OTHELLO)}
+PACKS: dict[str, AnyPack] = {
+    pack.name: pack for pack in (TEEKO, CONNECT4, BOARD_ABC, OTHELLO, KALAH)
+}
 ASSIGNMENTS: dict[str, Assignment] = {
     a.name: a
     for pack in PACKS.values()

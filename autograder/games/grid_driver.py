@@ -12,11 +12,11 @@ The player it drives is the course's: ``cls()`` for a side, ``my_piece`` and ``o
 (``place_piece(move, my_piece)`` for its own, ``opponent_move(move)`` for the other side's)
 and asked ``make_move(board)``. Everything it reports is checked again by the grader.
 
-A sync request carries the position (``state``), the player's own last move (``own``, None
-before its first) and what was played since: ``moves``, every ply oldest first, the sides
-alternating from the one after its own move (from the first side when ``own`` is None), forced
-passes included, where the referee sends it, else ``opp``, the other side's last move. A pass
-changes no square: the player is not told of it.
+A sync request carries the position (``state``) and ``plies``: every ply since the player
+was last told, oldest first, each as ``[side, move]``: its own moves, the other side's and
+the forced passes of either. Each ply is told by the side that made it, never by taking turns:
+in a game with extra turns a side moves twice in a row. A pass changes no square: the player
+is not told of it.
 """
 
 from __future__ import annotations
@@ -76,7 +76,8 @@ def copy_grid(board: list[list[Any]]) -> list[list[Any]]:
 
 
 def _plain(board: object, rows: int, columns: int) -> list[list[str]] | None:
-    """The board's cells as strings, or None when it is no grid of that size we can read."""
+    """The board's cells as strings (a piece, or a count of seeds), or None when it is no grid
+    of that size we can read."""
     try:
         return [[str(board[r][c]) for c in range(columns)] for r in range(rows)]  # type: ignore[index]
     except BaseException:
@@ -97,19 +98,36 @@ def _changes(before: list[list[str]] | None, after: list[list[str]] | None) -> d
     return {"squares": found[:_CHANGES_SENT], "count": len(found)}
 
 
-def _plies(request: dict[str, Any], first: bool) -> list[tuple[bool, Any]]:
-    """(whether it is the player's own, the move) for each ply a sync tells, oldest first;
-    an absent move is None. ``first``: the player's side moves first in the game."""
-    own = request.get("own")
-    moves = request.get("moves")
-    if moves is None:
-        return [(True, own), (False, request.get("opp"))]
-    mine = own is None and first  # the side after its own move, or the first side
-    plies = [(True, own)]
-    for move in moves:
-        plies.append((mine, move))
-        mine = not mine
-    return plies
+def _drifted(player: Any, expected: list[list[Any]], rows: int, columns: int) -> bool:
+    """Whether the player's board differs from the position sent; if so it is set to it, in
+    place where the board takes it (its rows may be the student's own objects)."""
+    if _plain(getattr(player, "board", None), rows, columns) == _plain(expected, rows, columns):
+        return False
+    try:
+        for r in range(rows):
+            for c in range(columns):
+                player.board[r][c] = expected[r][c]
+    except BaseException:
+        player.board = copy_grid(expected)
+    return True
+
+
+def _asked(player: Any, encode: Encode, rows: int, columns: int) -> dict[str, Any]:
+    """``make_move(player.board)``: the move, and whether it changed the board it was given or
+    the player's own (and which squares)."""
+    state = player.board
+    before = _plain(state, rows, columns)
+    said = encode(player.make_move(state))
+    after_state = _plain(state, rows, columns)
+    after_board = _plain(getattr(player, "board", None), rows, columns)
+    return {
+        "ok": True,
+        "move": said,
+        "state_changed": after_state != before,
+        "board_changed": after_board != before,
+        "state_changes": _changes(before, after_state),
+        "board_changes": _changes(before, after_board),
+    }
 
 
 # ---- the drivers ----------------------------------------------------------------------------
@@ -171,7 +189,7 @@ class Grid:
             elif fit_start:  # a game from the start: the start board, of this variant's size
                 start = request["start"]
                 fit(start)
-                if _plain(getattr(player, "board", None), size[0], size[1]) != start:
+                if _plain(getattr(player, "board", None), *size) != _plain(start, *size):
                     player.board = copy_grid(start)
             players[0] = player
             return {"ok": True}
@@ -180,10 +198,10 @@ class Grid:
             notes = []
             player = players[0]
             piece = player.my_piece
-            for mine, raw in _plies(request, seat[0] == first):
+            for side, raw in request["plies"]:
                 if raw is None or raw == passed:
                     continue
-                method, args = (own, (piece,)) if mine else (opponent, ())
+                method, args = (own, (piece,)) if side == seat[0] else (opponent, ())
                 move = shaped(raw)
                 try:
                     getattr(player, method)(move, *args)
@@ -191,31 +209,12 @@ class Grid:
                     notes.append(f"{method}({move!r}) raised {error_text(err)}")
             expected = request["state"]
             fit(expected)
-            if _plain(getattr(player, "board", None), size[0], size[1]) != expected:
+            if _drifted(player, expected, *size):
                 notes.append("drift")
-                try:
-                    for r in range(size[0]):
-                        for c in range(size[1]):
-                            player.board[r][c] = expected[r][c]
-                except BaseException:
-                    player.board = copy_grid(expected)
             return {"ok": True, "notes": notes}
 
         def move(_request: dict[str, Any]) -> dict[str, Any]:
-            player = players[0]
-            state = player.board
-            before = _plain(state, size[0], size[1])
-            said = encode(player.make_move(state))
-            after_state = _plain(state, size[0], size[1])
-            after_board = _plain(getattr(player, "board", None), size[0], size[1])
-            return {
-                "ok": True,
-                "move": said,
-                "state_changed": after_state != before,
-                "board_changed": after_board != before,
-                "state_changes": _changes(before, after_state),
-                "board_changes": _changes(before, after_board),
-            }
+            return _asked(players[0], encode, *size)
 
         def challenge(_request: dict[str, Any]) -> dict[str, Any]:
             """Whether the player opts in to games against the strongest opponent (KIT_SPEC §3)."""

@@ -1,27 +1,46 @@
 """The game-pack seam: all the kit knows about a game is its :class:`GamePack`.
 
-A pack is plain data and pure functions: the rules (positions, moves, phases, the end of a
-game, a text board), the student interface (the files a submission holds, the class it
-defines, how a returned value is read as a move and what its exact format is, what the child
-runner's driver sends and expects), the grading material (probe positions, opponents, the
-default rubric) and where its starter and solution live. The referee, scoring, the reports,
-the batch and the Gradescope bundle see games only through it; positions, moves and variants
-are the pack's own values, handed back to its functions untouched.
+A pack is plain data and pure functions: what kind of game it is (:class:`GameType`: how the
+turn passes, what a cell holds, the board's shape), the rules (positions, moves, phases, the
+end of a game), the student's side (:class:`~autograder.games.student.Student`: the files a
+submission holds, how a returned value is read as a move, what the child runner's driver sends
+and expects, the rubric, starter and solution), the grading material (probe positions,
+opponents) and its drawing. The turn engine, the referee, scoring, the reports, the batch and
+the Gradescope bundle see games only through it; positions, moves and variants are the pack's
+own values, handed back to its functions untouched.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import operator
 import random
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from enum import Enum
 from pathlib import Path
 from typing import Any, Generic, Protocol, TypeVar
 
+from autograder.games.layout import Layout
 from autograder.games.perfect import Exact, Perfect, Tables
+from autograder.games.student import (
+    Calls,
+    Check,
+    Noted,
+    Setting,
+    Student,
+    Verdict,
+    game_py,
+)
 
 __all__ = [
     "GamePack",
+    "Student",
+    "game_py",
+    "GameType",
+    "Turns",
+    "Cells",
+    "Calls",
     "AnyPack",
     "Interface",
     "Setting",
@@ -34,14 +53,21 @@ __all__ = [
     "Variant",
     "Opponent",
     "MoveError",
+    "MalformedMoveError",
+    "IllegalMoveError",
+    "whole_number",
+    "plain_int",
+    "index_or_none",
+    "named",
     "UnknownAssignmentError",
     "DRAW",
     "Outcome",
     "shown",
-    "Outcome",
     "must_pass",
+    "Rows",
 ]
 
+Rows = Sequence[Sequence[str | int]]  # a board as drawn: rows of cells (see ``GamePack.cells``)
 DRAW = "draw"  # what ``GamePack.result`` says of a game over without a winner (a full board)
 
 
@@ -62,6 +88,53 @@ def shown(value: Any) -> str:
 class MoveError(ValueError):
     """A value ``make_move`` returned that the referee cannot accept; the message says why in
     the student's terms (packs raise subclasses: malformed, illegal)."""
+
+
+class MalformedMoveError(MoveError):
+    """The value is not a move in the course's format at all (wrong shape or type)."""
+
+
+class IllegalMoveError(MoveError):
+    """A well-formed move that the rules do not allow in this position."""
+
+
+def whole_number(raw: Any, caller: str, noun: str) -> int:
+    """A returned value that names one thing by number (a column, a pit) as an int; any
+    integer type is read (the exact format is ``format_problem``'s: :func:`plain_int`).
+
+    :raises MalformedMoveError: for a bool, a str, a list, anything else.
+    """
+    if isinstance(raw, bool):
+        raise MalformedMoveError(f"{caller} returned {raw!r}, a bool: return the {noun}, an int")
+    try:
+        return operator.index(raw)
+    except TypeError:
+        hint = f" (return the {noun} alone, not a list)" if isinstance(raw, list | tuple) else ""
+        raise MalformedMoveError(
+            f"{caller} should return a {noun} number, an int, got {shown(raw)}{hint}"
+        ) from None
+
+
+def plain_int(raw: Any, caller: str) -> str | None:
+    """What keeps ``raw`` from the exact format of such a move, a plain ``int``, or None."""
+    return None if type(raw) is int else f"{caller} should return a plain int, got {shown(raw)}"
+
+
+def index_or_none(raw: Any) -> int | None:
+    """``raw`` as an int when it is an integer of any type but a bool (drawing a returned
+    value, which may be anything), else None."""
+    if isinstance(raw, bool):
+        return None
+    try:
+        return operator.index(raw)
+    except TypeError:
+        return None
+
+
+def named(variants: Mapping[str, V], name: str) -> V | None:
+    """The variant called ``name`` (any case, surrounding space, or an alias), or None."""
+    wanted = name.strip().casefold()
+    return next((v for v in variants.values() if wanted in (v.name, *v.aliases)), None)
 
 
 class UnknownAssignmentError(KeyError):
@@ -104,69 +177,31 @@ class Outcome:
     reason: str
 
 
-@dataclass(frozen=True)
-class Verdict:
-    """A judge's answer when one sentence is not all of it."""
+class Turns(Enum):
+    """Whose turn follows a move (OpenSpiel's ``GameType`` says it of every game): shared code
+    asks ``GamePack.turn`` of each position and never assumes the sides alternate; this says
+    what the conformance suite expects to see."""
 
-    problem: str
-    board: str | None = None  # the board it is about, when the check asked about many at once
-    # a kind of check whose fault is shown to explain this one (the search, run again with a
-    # right win test, plays a right move): reported, and not charged when that kind failed
-    explained_by: str = ""
-    # how much of its kind's points the fault costs: 1 when it breaks the whole rule (a win
-    # test blind to a whole direction), less for a near miss (one edge case); a kind wrong on
-    # every check it was asked loses all of them whatever the shares say
-    share: float = 1.0
+    ALTERNATE = "alternate"  # the other side's, after every ply
+    PASSES = "passes"  # the other side's; a side with no move passes (``pass_move``), a ply
+    EXTRA = "extra"  # a move may leave the same side to move again (Kalah's last seed home)
 
 
-@dataclass(frozen=True)
-class Noted:
-    """A check's answer that is right but worth a remark in the report, not charged; when
-    ``sooner``, the remark is that a sooner win was there, charged if the rubric prefers the
-    sooner win (``[tactics] prefer_sooner``)."""
+class Cells(Enum):
+    """What a cell of ``GamePack.cells`` holds, and so how a board is drawn."""
 
-    note: str
-    sooner: bool = False
+    MARK = "mark"  # a piece: one character, ``' '`` for an empty square
+    COUNT = "count"  # a number (seeds in a pit), drawn as its figure; ``' '`` where none is
 
 
 @dataclass(frozen=True)
-class Check:
-    """One question to the student's code that is not a move: the ``request`` (plain data) goes
-    to the driver's ``check`` handler in the sandbox, and ``judge`` (pure, in the grader) reads
-    the reply: None when it is right, a :class:`Noted` when it is right with a remark, else
-    one sentence saying what is wrong. A value the
-    student's code returned travels under ``value`` or ``move``, encoded as a move is
-    (``protocol.encode``); the judge sees it decoded. A :class:`Verdict` says more: the board
-    of the one position reported when many were asked at once, or what explains the fault."""
+class GameType:
+    """What kind of game a pack plays, as data the shared code reads (the turn engine, minimax,
+    tactics, the drawings, the conformance suite) instead of assuming it."""
 
-    criterion: str  # the id, in ``GamePack.check_criteria``, it earns points for
-    kind: str  # what it asks, for the summary: "tic-tac-toe is_win"
-    where: str  # which one, for reports: "tic-tac-toe position 3"
-    request: Mapping[str, Any]
-    judge: Callable[[Mapping[str, Any]], str | Verdict | Noted | None]
-    board: str = ""  # the position it asks about, drawn for reports
-    # its kind's part of the criterion's points, against the other kinds' (every check of a
-    # kind carries the same): how much of the game a fault of that kind breaks
-    weight: float = 1.0
-
-
-@dataclass(frozen=True)
-class Setting:
-    """A whole number the student's code is called with that a rubric may set, as
-    ``[table] key`` (``play.agent_depth``): declared by the pack or interface that uses it,
-    with its value when the rubric leaves it out and the least that works (``why`` says why,
-    in the sentence a rubric below it gets)."""
-
-    table: str
-    key: str
-    doc: str
-    default: int
-    least: int = 1
-    why: str = ""
-
-    @property
-    def label(self) -> str:
-        return f"{self.table}.{self.key}"
+    shape: Callable[[Any], tuple[int, int]]  # a variant -> rows and columns of ``cells``
+    turns: Turns = Turns.ALTERNATE
+    cells: Cells = Cells.MARK
 
 
 @dataclass(frozen=True)
@@ -188,55 +223,40 @@ class GamePack(Generic[P, M, V]):
 
     name: str  # "teeko"
     title: str  # "Teeko", for report titles
+    kind: GameType  # how turns pass, what a cell holds, the board's shape
     variants: Mapping[str, V]  # assignment name -> rule variant
     # -- the rules ---------------------------------------------------------------------------
     sides: tuple[str, str]  # the two sides, first to move first ("b", "r")
-    side_names: Mapping[str, str]  # "b" -> "black"
-    phases: tuple[str, ...]  # the rubric's per-phase criteria, in order ("drop", "move")
     start: Callable[[V], P]
-    turn: Callable[[P], str]  # the side to move
-    phase: Callable[[P], str]  # one of ``phases``
     legal_moves: Callable[[P], Iterable[M]]
     play: Callable[[P, M], P]  # a new position
     result: Callable[[P], str | None]  # the side that won, DRAW, or None: it goes on
-    render: Callable[[P], str]  # the board as the student's program prints it
-    # -- the student interface ---------------------------------------------------------------
-    files: tuple[str, ...]  # what a submission holds; the first is the module to import
-    read_move: Callable[[Any, P], M]  # a raw value -> a move; raises MoveError
-    format_problem: Callable[[Any, P], str | None]  # a raw value -> what is inexact
-    student_move: Callable[[M], Any]  # the move as plain data for the driver
-    state: Callable[[P], Any]  # the position as plain data for the driver
-    driver: Path  # the child-side module that calls the student's class
+    # -- the student's side: what it hands in, how it is called, its rubric (see Student) ----
+    student: Student[P, M, V]
     # -- grading material --------------------------------------------------------------------
     probes: Callable[[V, int, Mapping[str, int]], list[P]]  # variant, seed, per phase
-    random_position: Callable[[V, random.Random, int], P | None]  # variant, rng, plies
     opponents: Mapping[str, tuple[str, Opponent[P, M]]]  # id -> (name in reports, opponent)
-    rubric: Path  # the default rubric TOML
-    starter: Callable[[V], str]  # its starter, relative to the project's root
-    solution: Callable[[V], str]  # its reference solution, likewise
     # -- drawing: the HTML reports and the play page ------------------------------------------
-    cells: Callable[[P], list[str]]  # its rows, top first, a character a cell (' ' empty)
+    # its rows, top first: a cell holds a character (' ' empty) or, where ``kind.cells`` is
+    # ``Cells.COUNT``, a count (an int; ' ' where the drawing has no pit)
+    cells: Callable[[P], Rows]
     colours: Mapping[str, str]  # a piece's character -> its CSS colour
     # a position and a raw move (the student's value, the opponent's plain-data move or None)
     # -> (row, col, role); never raises: what it cannot read draws nothing
     marks: Callable[[P, Any], list[tuple[int, int, str]]]
     clicks: Callable[[P, list[tuple[int, int]]], Any | None]  # squares -> raw move or None
+    # -- the rules' defaults: a game of one phase whose position says whose turn it is -------
+    turn: Callable[[P], str] = operator.attrgetter("turn")  # the side to move
+    phases: tuple[str, ...] = ("play",)  # the rubric's per-phase criteria ("drop", "move")
+    phase: Callable[[P], str] = lambda pos: "play"  # one of ``phases``
     # a name outside ``variants`` -> a variant it names (a board size, say), or None
     parse_variant: Callable[[str], V | None] = lambda name: None
     goal: str = "goal"  # what wins, in reports: "you completed a goal on ply 9"
-    move_call: str = "make_move"  # the student's function the referee's move requests call
     move_name: Callable[[M], str] = str  # the move in reports' words: "column 3"
     # a square of the driver's grid (row, column: ``state[row][col]``) in the game's own words
     square_name: Callable[[int, int], str] = lambda row, col: f"[{row}][{col}]"
     passed: str = "state"  # what ``move_call`` is given, in a message: "the state passed to it"
     copy_advice: str = "work on a copy (copy.deepcopy(state))"  # when it changed what it got
-    # -- checks: the student's code asked questions other than a move (the book's boards) ---
-    check_criteria: Mapping[str, str] = field(default_factory=dict)  # id -> name in reports
-    checks: Callable[[V, int], Sequence[Check]] = lambda variant, seed: ()  # variant, seed
-    # a submission's .py files (name -> source) -> what is missing, in one sentence, or None
-    missing: Callable[[Mapping[str, bytes]], str | None] = lambda sources: None
-    # -- the numbers a rubric may set for the student's calls (see :class:`Setting`)
-    settings: tuple[Setting, ...] = ()
     # -- other courses' interfaces to the same game: name -> interface (see :class:`Interface`)
     interfaces: Mapping[str, Interface[P, M, V]] = field(default_factory=dict)
     # -- perfect play (``autograder/games/perfect.py``), where the game has some -------------
@@ -253,6 +273,91 @@ class GamePack(Generic[P, M, V]):
     # P -> how the game ended, in the game's words (None while it goes on); None: the kit
     # words it from ``result`` and ``goal`` ("you completed a goal", "the board is full")
     outcome: Callable[[P], Outcome | None] | None = None
+    # -- a second, plain implementation of the rules, where the pack has one: (variant,
+    # depth) -> the move sequences of ``depth`` plies from the start, which the conformance
+    # suite compares with the count the pack's own rules give (perft, as python-chess checks)
+    perft: Callable[[V, int], int] | None = None
+
+    def random_position(self, variant: V, rng: random.Random, plies: int) -> P | None:
+        """The position after ``plies`` random moves from the start (``rng`` choosing), or
+        None when the game ended before (the tactical probes and puzzles start there)."""
+        pos = self.start(variant)
+        for _ in range(plies):
+            if self.result(pos) is not None:
+                return None
+            pos = self.play(pos, rng.choice(list(self.legal_moves(pos))))
+        return None if self.result(pos) is not None else pos
+
+    # ---- the student's side, read through the pack (``student`` holds it) -----------------
+
+    @property
+    def side_names(self) -> Mapping[str, str]:
+        return self.student.side_names
+
+    @property
+    def render(self) -> Callable[[P], str]:
+        return self.student.render
+
+    @property
+    def files(self) -> tuple[str, ...]:
+        return self.student.files
+
+    @property
+    def driver(self) -> Path:
+        return self.student.driver
+
+    @property
+    def calls(self) -> Calls:
+        return self.student.calls
+
+    @property
+    def state(self) -> Callable[[P], Any]:
+        return self.student.state
+
+    @property
+    def student_move(self) -> Callable[[M], Any]:
+        return self.student.student_move
+
+    @property
+    def read_move(self) -> Callable[[Any, P], M]:
+        return self.student.read_move
+
+    @property
+    def format_problem(self) -> Callable[[Any, P], str | None]:
+        return self.student.format_problem
+
+    @property
+    def rubric(self) -> Path:
+        return self.student.rubric
+
+    @property
+    def starter(self) -> Callable[[V], str]:
+        return self.student.starter
+
+    @property
+    def solution(self) -> Callable[[V], str]:
+        return self.student.solution
+
+    @property
+    def check_criteria(self) -> Mapping[str, str]:
+        return self.student.check_criteria
+
+    @property
+    def checks(self) -> Callable[[V, int], Sequence[Check]]:
+        return self.student.checks
+
+    @property
+    def missing(self) -> Callable[[Mapping[str, bytes]], str | None]:
+        return self.student.missing
+
+    @property
+    def settings(self) -> tuple[Setting, ...]:
+        return self.student.settings
+
+    @property
+    def move_call(self) -> str:
+        """The student's function the referee's move requests call: ``make_move``."""
+        return self.calls.move
 
     @property
     def goal_one(self) -> str:
@@ -268,37 +373,21 @@ def must_pass(pack: AnyPack, pos: Any) -> bool:
     return not moves or moves == [pack.pass_move]
 
 
-# The pack's fields an interface may replace: what the student writes and how it is called.
-_INTERFACE_FIELDS = (
-    "side_names",
-    "render",
-    "files",
-    "driver",
-    "move_call",
-    "state",
-    "student_move",
-    "read_move",
-    "format_problem",
-    "rubric",
-    "starter",
-    "solution",
-    "check_criteria",
-    "checks",
-    "missing",
-    "settings",
-)
+def _own(student: Student[P, M, V]) -> Student[P, M, V]:
+    return student
 
 
 @dataclass(frozen=True)
 class Interface(Generic[P, M, V]):
     """One course's student interface to a pack's game: the files handed in, the classes they
-    define, how the driver (child side) calls them and the rubric that grades them. The game's
-    rules, probes, opponents, tactics, replays and solver stay the pack's, shared by every
-    interface. A field left None is the pack's own; the default interface replaces nothing.
+    define, how the driver (child side) calls them and the rubric that grades them
+    (``student``: the pack's student side -> this course's). The game's rules, probes,
+    opponents, tactics, replays and solver stay the pack's, shared by every interface; the
+    default interface is the pack's own.
     """
 
     name: str = ""  # "" for the pack's own; else it names the assignments: connect4-notebook
-    course: str = ""  # whose homework this is, for messages: "seed 004's notebook"
+    course: str = ""  # whose homework this is, for messages: "the Colab notebook course"
     player_class: str | None = None  # the class the driver constructs; None: the variant's
     # every class a submission of this interface defines, to tell it from the others
     classes: tuple[str, ...] = ()
@@ -306,30 +395,17 @@ class Interface(Generic[P, M, V]):
     aliases: tuple[str, ...] = ()  # other names of its assignments' prefix: "connect4-colab"
     description: str = ""  # one line for the list of assignments
     variants: tuple[str, ...] | None = None  # the pack's variants it plays; None: every one
-    side_names: Mapping[str, str] | None = None  # its course's names of the sides
-    render: Callable[[P], str] | None = None  # a position as its course's board shows it
-    files: tuple[str, ...] | None = None
-    driver: Path | None = None
-    move_call: str | None = None
-    state: Callable[[P], Any] | None = None
-    student_move: Callable[[M], Any] | None = None
-    read_move: Callable[[Any, P], M] | None = None
-    format_problem: Callable[[Any, P], str | None] | None = None
-    rubric: Path | None = None
-    starter: Callable[[V], str] | None = None
-    solution: Callable[[V], str] | None = None
-    check_criteria: Mapping[str, str] | None = None
-    checks: Callable[[V, int], Sequence[Check]] | None = None
-    missing: Callable[[Mapping[str, bytes]], str | None] | None = None
-    settings: tuple[Setting, ...] | None = None
-    # the rubric's values of ``settings`` (label -> value) -> this interface's fields that
-    # change with them (its ``state``, ``checks``, ``entry``)
-    configure: Callable[[Mapping[str, int]], Mapping[str, Any]] | None = None
+    # the pack's own student side -> this course's (usually ``dataclasses.replace`` of it)
+    student: Callable[[Student[P, M, V]], Student[P, M, V]] = _own
+    # the rubric's values of the student side's ``settings`` (label -> value) -> this
+    # interface at those values (its state, checks and entry change with them)
+    configure: Callable[[Mapping[str, int]], Interface[P, M, V]] | None = None
+    layout: Layout | None = None  # how a submission holds its main module by another name
 
     def over(self, pack: GamePack[P, M, V]) -> GamePack[P, M, V]:
         """``pack`` as a student of this interface meets it (``pack`` itself for the default)."""
-        changes = {f: getattr(self, f) for f in _INTERFACE_FIELDS if getattr(self, f) is not None}
-        return dataclasses.replace(pack, **changes) if changes else pack
+        student = self.student(pack.student)
+        return pack if student is pack.student else dataclasses.replace(pack, student=student)
 
 
 DEFAULT_INTERFACE: Interface[Any, Any, Any] = Interface()
@@ -352,7 +428,7 @@ class Assignment:
     its game defines it, shared by all its interfaces."""
 
     pack: AnyPack
-    variant: Any  # the pack's own variant value
+    variant: Variant  # the pack's own variant (its name, description, player class, aliases)
     interface: Interface[Any, Any, Any] = DEFAULT_INTERFACE
     game: AnyPack = field(init=False, compare=False, repr=False)
 
@@ -365,8 +441,7 @@ class Assignment:
         that use them; itself when it has nothing to configure."""
         if not values or self.interface.configure is None:
             return self
-        changes = self.interface.configure(values)
-        return Assignment(self.game, self.variant, dataclasses.replace(self.interface, **changes))
+        return Assignment(self.game, self.variant, self.interface.configure(values))
 
     @property
     def name(self) -> str:

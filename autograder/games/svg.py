@@ -1,7 +1,9 @@
 """Boards as SVG, for the HTML reports and the play page: any game whose position is a grid.
 
-A board is its rows, top first, one character a cell (``' '`` empty); a pack says which
-character is which side's piece and how to colour it (``GamePack.colours``). Marks draw a move
+A board is its rows, top first, one cell each: a character, a side's piece or ``' '`` empty
+(a pack says which character is which side's piece and how to colour it:
+``GamePack.colours``), or a count, an int, drawn as its figure in a pit (Kalah's seeds: a pack
+whose ``kind.cells`` is ``Cells.COUNT``). Marks draw a move
 over it: ``to`` (where a piece lands), ``from`` (where it left) and ``bad`` (a square the
 rules refuse), each a ring of its own colour, so a report shows the offending move on the board.
 Everything here is escaped text in a fixed layout: nothing a submission says reaches the markup
@@ -13,6 +15,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from html import escape
 
+from autograder.games.pack import Rows
+
 __all__ = ["CELL", "MARK_COLOURS", "SVG_JS", "board_svg"]
 
 CELL = 48  # pixels a square, before the browser scales the drawing
@@ -23,7 +27,7 @@ _LINE = "#8a6d3b"
 
 
 def board_svg(
-    rows: Sequence[str],
+    rows: Rows,
     colours: Mapping[str, str],
     marks: Sequence[tuple[int, int, str]] = (),
     title: str = "",
@@ -32,8 +36,9 @@ def board_svg(
     """The board as one ``<svg>`` element: a square per cell, a disc per piece, a ring per mark.
 
     Each cell is a ``<rect>`` with ``data-row``/``data-col`` (the play page clicks on them) and
-    each piece a ``<circle class="piece" data-piece=...>``; rows and columns are numbered from
-    0 at the top left, as the course numbers them.
+    each piece a ``<circle class="piece" data-piece=...>``, each count a ``<g class="count"
+    data-count=...>`` (a pit and its figure); rows and columns are numbered from 0 at the top
+    left, as the course numbers them.
     """
     height = len(rows)
     width = max((len(row) for row in rows), default=0)
@@ -53,7 +58,9 @@ def board_svg(
                 f'width="{CELL}" height="{CELL}" fill="{_BOARD}" stroke="{_LINE}"/>'
             )
             piece = row[c] if c < len(row) else " "
-            if piece != " ":
+            if isinstance(piece, int):
+                parts.append(_count(r, c, x, y, piece))
+            elif piece != " ":
                 fill = colours.get(piece, "#777777")
                 parts.append(
                     f'<circle class="piece" data-piece="{escape(piece)}" data-row="{r}" '
@@ -84,6 +91,17 @@ def board_svg(
     return "".join(parts)
 
 
+def _count(row: int, col: int, x: int, y: int, count: int) -> str:
+    """A pit holding ``count`` seeds: a ring and the figure."""
+    return (
+        f'<g class="count" data-count="{count}" data-row="{row}" data-col="{col}" '
+        'pointer-events="none">'
+        f'<circle cx="{x + CELL // 2}" cy="{y + CELL // 2}" r="{CELL * 2 // 5}" fill="#e6d2a8" '
+        f'stroke="{_LINE}"/><text x="{x + CELL // 2}" y="{y + CELL // 2 + 6}" '
+        f'text-anchor="middle" font-size="17">{count}</text></g>'
+    )
+
+
 # The same drawing in the browser, for pages that change the board as one watches: replays and
 # the play page. ``svg(rows, colours, marks)`` returns an <svg> element (DOM, never markup).
 SVG_JS = """const CELL=48, M=18;
@@ -98,8 +116,14 @@ function svg(rows, colours, marks){
   rows.forEach((row,r)=>{for(let c=0;c<w;c++){const x=M+c*CELL,y=M+r*CELL;
     add("rect",{class:"cell","data-row":r,"data-col":c,x:x,y:y,width:CELL,height:CELL,
       fill:"#f3e3c3",stroke:"#8a6d3b"});
-    const p=row[c]||" ";
-    if(p!==" ")add("circle",{class:"piece","data-piece":p,"data-row":r,"data-col":c,
+    const p=row[c]===undefined?" ":row[c];
+    if(typeof p==="number"){const g=add("g",{class:"count","data-count":p,"data-row":r,
+      "data-col":c,"pointer-events":"none"});
+      g.appendChild(add("circle",{cx:x+CELL/2,cy:y+CELL/2,r:Math.floor(CELL*2/5),
+        fill:"#e6d2a8",stroke:"#8a6d3b"}));
+      const t=add("text",{x:x+CELL/2,y:y+CELL/2+6,"text-anchor":"middle","font-size":17});
+      t.textContent=p;g.appendChild(t);}
+    else if(p!==" ")add("circle",{class:"piece","data-piece":p,"data-row":r,"data-col":c,
       cx:x+CELL/2,cy:y+CELL/2,r:Math.floor(CELL*2/5),fill:colours[p]||"#777",stroke:"#222",
       "pointer-events":"none"});}});
   const ring={to:"#1a7f37",from:"#0969da",bad:"#cf222e"};

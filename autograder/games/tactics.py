@@ -1,10 +1,12 @@
 """Tactical probes, for any game: a win in one to take, a threat to block, judged by value.
 
-A position is a *win in 1* when a move of the side to move ends the game in its favour, and a
-*block* when it has no such move but some of its moves let the other side win at once and
-some do not; both are found from the pack's own rules, one and two plies deep. They follow the
-real next mover: a side that must pass has no tactic, and a move after which the same side
-moves again (the other must pass) lets no one win at once.
+A position is a *win in 1* when a move of the side to move wins the game within its turn, and
+a *block* when it has no such move but some of its moves let the other side win within its
+next turn and some do not; both are found from the pack's own rules, a turn and two turns
+deep. A turn is one ply where the sides alternate, and every move a side makes before the
+other moves where a game gives extra turns (``GamePack.turn`` says whose each ply is: nothing
+here assumes the other side moves next). A side that must pass has no tactic, and a move
+after which the same side moves again lets no one win at once.
 
 A move is judged by what it keeps: right when it keeps the position's best game-theoretic
 outcome (a forced win stays a forced win, a draw a draw), which an exact solver gives where it
@@ -55,6 +57,7 @@ _TRIES = 20_000  # random positions looked at for each tactic
 # the outcome is asked; failing that, after _LOOKS of them, the one where the fewest do.
 _RARE = 1 / 5
 _LOOKS = 8
+_CHAIN = 6  # moves in a row of one side followed to see a win within its turn
 
 
 @dataclass(frozen=True)
@@ -82,13 +85,23 @@ class Verdict:
     text: str = ""
 
 
-def _wins(pack: AnyPack, pos: Any, move: Any) -> bool:
-    return pack.result(pack.play(pos, move)) == pack.turn(pos)
+def _wins(pack: AnyPack, pos: Any, move: Any, chain: int = _CHAIN) -> bool:
+    """``move`` wins the game for the side making it within its turn: at once, or by the
+    moves the same side makes next without the other side moving between (Kalah's extra
+    turns, up to ``chain`` of them). Where the sides alternate a turn is one ply."""
+    side, after = pack.turn(pos), pack.play(pos, move)
+    over = pack.result(after)
+    if over is not None:
+        return over == side
+    if chain == 0 or pack.turn(after) != side or must_pass(pack, after):
+        return False
+    return any(_wins(pack, after, more, chain - 1) for more in pack.legal_moves(after))
 
 
 def _lets_win(pack: AnyPack, pos: Any, move: Any) -> bool:
-    """After ``move`` the other side can win at once: never when the game is over, nor when the
-    same side moves again (the other must pass)."""
+    """After ``move`` the side to move next is the other one, and it can win within its turn:
+    never when the game is over, nor when the same side moves next (an extra turn, or the
+    other must pass), whose own next moves decide what the other side gets."""
     after = pack.play(pos, move)
     if pack.result(after) is not None or must_pass(pack, after):
         return False

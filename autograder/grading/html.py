@@ -17,12 +17,15 @@ from typing import Any
 
 from autograder.games.pack import Assignment, must_pass
 from autograder.games.svg import SVG_JS, board_svg
-from autograder.grading.extras import Extras
 from autograder.grading.report import (
+    LOOK_NOTE,
+    NEEDS_LOOK,
     REPRODUCE,
+    Feedback,
     drift_lines,
     extras_sections,
     header_lines,
+    look_lines,
     plies_printed,
     ply_window,
     skipped_text,
@@ -30,15 +33,31 @@ from autograder.grading.report import (
 from autograder.grading.scoring import Evidence, Grade
 from autograder.play.records import Ply
 
-__all__ = ["feedback_html", "game_frames", "page_start", "replay_frames", "replay_page"]
+__all__ = [
+    "feedback_html",
+    "game_frames",
+    "page_start",
+    "page_style",
+    "replay_frames",
+    "replay_page",
+]
 
-_STYLE = """
-body{font:15px/1.45 system-ui,sans-serif;margin:1.5em auto;max-width:60em;padding:0 1em;
-color:#1f2328}
-h1{font-size:1.4em}h2{font-size:1.15em;margin-top:1.6em}
-table{border-collapse:collapse}td,th{border:1px solid #d0d7de;padding:.3em .6em;
-vertical-align:top;text-align:left}
-.score{font-size:1.3em;font-weight:600}.lost{color:#cf222e}.full{color:#1a7f37}
+
+def page_style(width: str) -> str:
+    """The style sheet a report page starts from (text, headings, tables), ``width`` its
+    greatest width; the page's own rules follow it."""
+    return (
+        "\nbody{font:15px/1.45 system-ui,sans-serif;margin:1.5em auto;"
+        f"max-width:{width};padding:0 1em;\ncolor:#1f2328}}\n"
+        "h1{font-size:1.4em}h2{font-size:1.15em;margin-top:1.6em}\n"
+        "table{border-collapse:collapse}td,th{border:1px solid #d0d7de;padding:.3em .6em;\n"
+        "vertical-align:top;text-align:left}\n"
+    )
+
+
+_STYLE = (
+    page_style("60em")
+    + """.score{font-size:1.3em;font-weight:600}.lost{color:#cf222e}.full{color:#1a7f37}
 .evidence{border-left:4px solid #cf222e;padding:.2em .8em;margin:1em 0}
 .board{max-width:100%;height:auto}
 pre{background:#f6f8fa;padding:.6em;overflow-x:auto;white-space:pre-wrap}
@@ -47,6 +66,7 @@ pre{background:#f6f8fa;padding:.6em;overflow-x:auto;white-space:pre-wrap}
 .moves li{cursor:pointer;padding:0 .3em}.moves li.now{background:#ddf4ff}
 .controls button{font-size:1em;margin-right:.3em}
 """
+)
 
 _SCRIPT = (
     "(function(){\n"
@@ -230,17 +250,12 @@ def _game_html(game: dict[str, Any]) -> str:
     )
 
 
-def feedback_html(
-    grade: Grade,
-    notes: tuple[str, ...] = (),
-    extras: Extras | None = None,
-    reproduce: str | None = None,
-    plies: int | None = None,
-    pictures: int | None = None,
-) -> str:
-    """The whole page for ``grade``, as one string of HTML; its games with at most ``plies``
-    moves each, the first ``pictures`` boards of the evidence drawn as pictures (4-6 KB
-    each), the others as text (None: all)."""
+def feedback_html(feedback: Feedback, plies: int | None = None, pictures: int | None = None) -> str:
+    """The whole page for ``feedback``'s grade, as one string of HTML; its games with at most
+    ``plies`` moves each, the first ``pictures`` boards of the evidence drawn as pictures (4-6
+    KB each), the others as text (None: all)."""
+    grade, notes = feedback.grade, feedback.notes
+    extras, reproduce = feedback.extras, feedback.reproduce
     pack = grade.session.assignment.pack
     colours = dict(pack.colours)
     title = f"{pack.title} autograder feedback"
@@ -273,6 +288,9 @@ def feedback_html(
     if drift:
         out.append("<h2>Your board drifted from the referee's</h2>")
         out.append("<ul>" + "".join(f"<li>{escape(line)}</li>" for line in drift) + "</ul>")
+    if grade.looks:
+        out.append(f"<h2>{escape(NEEDS_LOOK)}</h2><p>{escape(LOOK_NOTE)}</p>")
+        out.append("<ul>" + "".join(f"<li>{escape(x)}</li>" for x in look_lines(grade)) + "</ul>")
     games = game_frames(grade, plies)
     if games:
         out.append("<h2>The games, move by move</h2>")

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from autograder.grading.extras import PUZZLE_KINDS, Extras, Judged
@@ -17,8 +18,12 @@ from autograder.grading.scoring import EVIDENCE_SHOWN, Evidence, Grade
 from autograder.play.untrusted import clean, md_cell, md_code
 
 __all__ = [
+    "Feedback",
     "header_lines",
     "drift_lines",
+    "look_lines",
+    "LOOK_NOTE",
+    "NEEDS_LOOK",
     "evidence_text",
     "extras_sections",
     "terminal",
@@ -38,6 +43,18 @@ __all__ = [
 # evidence and summary already say where and how often it printed).
 PRINTED_PLIES_SHOWN = 10
 PLY_PRINTED_SHOWN = 300
+
+
+@dataclass(frozen=True)
+class Feedback:
+    """What every report of one grade is rendered from: the grade, what intake did (notes),
+    what lies beyond the rubric (None: nothing asked) and the command that gives the same
+    grade again (shown last)."""
+
+    grade: Grade
+    notes: tuple[str, ...] = ()
+    extras: Extras | None = None
+    reproduce: str | None = None
 
 
 def _points(value: float) -> str:
@@ -181,22 +198,33 @@ def drift_lines(grade: Grade) -> list[str]:
 
 
 REPRODUCE = "Reproduce this grade with:"
+NEEDS_LOOK = "Needs a look (no points taken)"
+LOOK_NOTE = (
+    "This code hides what it runs or reaches into the grader's runner; a person will read it. "
+    "Nothing was taken off for it."
+)
 
 
-def terminal(
-    grade: Grade,
-    notes: tuple[str, ...] = (),
-    console: Any = None,
-    extras: Extras | None = None,
-    reproduce: str | None = None,
-) -> None:
-    """Print the report on ``console`` (a rich Console; standard output by default);
-    ``reproduce`` is the command that gives the same grade, shown last."""
+_LOOKS_SHOWN = 20  # findings listed in a report; the rest are counted
+
+
+def look_lines(grade: Grade) -> list[str]:
+    """One line per finding of the scan of the files handed in (``grading/needs_look.py``),
+    the first :data:`_LOOKS_SHOWN`, then how many more."""
+    lines = [finding.text() for finding in grade.looks[:_LOOKS_SHOWN]]
+    if len(grade.looks) > _LOOKS_SHOWN:
+        lines.append(f"... and {len(grade.looks) - _LOOKS_SHOWN} more")
+    return lines
+
+
+def terminal(feedback: Feedback, console: Any = None) -> None:
+    """Print the report on ``console`` (a rich Console; standard output by default)."""
     from rich.console import Console
     from rich.panel import Panel
     from rich.table import Table
     from rich.text import Text
 
+    grade, notes, extras, reproduce = _parts(feedback)
     console = console or Console()
     header = Text("\n".join(header_lines(grade, notes)))  # paths may hold [brackets]
     console.print(Panel(header, title=_title(grade)))
@@ -223,6 +251,10 @@ def terminal(
         console.rule("your board drifted from the referee's")
         for line in drift:
             console.print(line, markup=False, highlight=False, soft_wrap=True)
+    if grade.looks:
+        console.rule(NEEDS_LOOK.lower())
+        for line in [LOOK_NOTE, *look_lines(grade)]:
+            console.print(line, markup=False, highlight=False, soft_wrap=True)
     for ident, summary, evidence in extras_sections(extras, _render(grade)):
         console.rule(f"beyond the rubric, no points: {ident}")
         console.print(summary, markup=False, highlight=False, soft_wrap=True)
@@ -233,13 +265,13 @@ def terminal(
         console.print(f"{REPRODUCE} {reproduce}", markup=False, highlight=False, soft_wrap=True)
 
 
-def markdown(
-    grade: Grade,
-    notes: tuple[str, ...] = (),
-    extras: Extras | None = None,
-    reproduce: str | None = None,
-) -> str:
-    """Student feedback as Markdown, boards in code blocks, ``reproduce`` last."""
+def _parts(f: Feedback) -> tuple[Grade, tuple[str, ...], Extras | None, str | None]:
+    return f.grade, f.notes, f.extras, f.reproduce
+
+
+def markdown(feedback: Feedback) -> str:
+    """Student feedback as Markdown, boards in code blocks, the command to grade again last."""
+    grade, notes, extras, reproduce = _parts(feedback)
     out = [f"# {_title(grade)} feedback", ""]
     out += [f"- {md_cell(line)}" for line in header_lines(grade, notes)]
     out += ["", f"**Score: {_points(grade.score)}/{grade.max_score}**", ""]
@@ -256,6 +288,9 @@ def markdown(
     if drift:
         out += ["", "## Your board drifted from the referee's", ""]
         out += [f"- {md_cell(d)}" for d in drift]
+    if grade.looks:
+        out += ["", f"## {NEEDS_LOOK}", "", LOOK_NOTE, ""]
+        out += [f"- {md_cell(line)}" for line in look_lines(grade)]
     for ident, summary, evidence in extras_sections(extras, _render(grade)):
         out += ["", f"## Beyond the rubric, no points: {ident}", "", md_cell(summary), ""]
         for item in evidence:
@@ -343,15 +378,10 @@ def games_data(grade: Grade, plies: int | None = None) -> list[dict[str, Any]]:
     return games
 
 
-def results_json(
-    grade: Grade,
-    notes: tuple[str, ...] = (),
-    extras: Extras | None = None,
-    reproduce: str | None = None,
-    plies: int | None = None,
-) -> dict[str, Any]:
+def results_json(feedback: Feedback, plies: int | None = None) -> dict[str, Any]:
     """Gradescope's results.json: a top-level score and one test per criterion, tagged by id;
     the games with at most ``plies`` moves each (None: all)."""
+    grade, notes, extras, reproduce = _parts(feedback)
     tests = [
         {
             "name": f"{c.name} ({c.id})",
@@ -376,6 +406,8 @@ def results_json(
         for ident, summary, evidence in extras_sections(extras, _render(grade))
     ]
     footer = [f"{REPRODUCE} {reproduce}"] if reproduce else []
+    if grade.looks:
+        footer = [f"{NEEDS_LOOK}: {line}" for line in look_lines(grade)] + footer
     board = leaderboard(grade, extras, grade.rubric.leaderboard)
     return {
         "score": grade.score,
@@ -383,17 +415,14 @@ def results_json(
         "visibility": "visible",
         "stdout_visibility": grade.rubric.visible("stdout"),
         "tests": tests,
-        "extra_data": {"games": games_data(grade, plies)},
+        "extra_data": {
+            "games": games_data(grade, plies),
+            **({"needs_look": look_lines(grade)} if grade.looks else {}),
+        },
         **({"leaderboard": board} if grade.rubric.leaderboard else {}),
     }
 
 
-def results_json_text(
-    grade: Grade,
-    notes: tuple[str, ...] = (),
-    extras: Extras | None = None,
-    reproduce: str | None = None,
-    plies: int | None = None,
-) -> str:
+def results_json_text(feedback: Feedback, plies: int | None = None) -> str:
     """results.json as written to disk."""
-    return json.dumps(results_json(grade, notes, extras, reproduce, plies), indent=2) + "\n"
+    return json.dumps(results_json(feedback, plies), indent=2) + "\n"

@@ -54,12 +54,13 @@ OPTIONS: dict[tuple[str, str], tuple[type, str]] = {
     ("limits", "import_seconds"): (float, "importing the submission, and constructing the player"),
     ("limits", "timeouts_before_giving_up"): (
         int,
-        "after this many timeouts the remaining calls count as timeouts without waiting",
+        "when more than this many calls in a row were stopped at the limit, the remaining "
+        "calls are not run (and not judged)",
     ),
     ("limits", "submission_seconds"): (
         float,
-        "wall time for grading one submission; past it the remaining calls count as timeouts "
-        "(stretched once by the load per core, when above 1, as the backstop is)",
+        "wall time for grading one submission; past it the remaining calls are not run (and "
+        "not judged) (stretched once by the load per core, when above 1, as the backstop is)",
     ),
     ("limits", "memory_mb"): (
         int,
@@ -126,8 +127,15 @@ OPTIONS: dict[tuple[str, str], tuple[type, str]] = {
     ("tournament", "bands"): (
         list,
         "{rank, points}: points a student placed at or above the rank earns in `autograder "
-        "tournament`, the first band reached (the kit's own players take no place)",
+        "tournament`, the first band reached (the kit's own players take no place; players "
+        "the games cannot tell apart share the best place among them)",
     ),
+    ("tournament", "openings"): (
+        int,
+        "positions each pair of `autograder tournament` plays from, in both colours: the "
+        "game's start and that many less one fair openings (at least 1)",
+    ),
+    ("tournament", "opening_plies"): (int, "moves in each opening but the start (at least 1)"),
 }
 # Leaderboard figures: name -> (what it is, "desc" when more is better / "asc" when less is)
 LEADERBOARD = {
@@ -159,6 +167,8 @@ OPTIONAL: dict[tuple[str, str], Any] = {
     ("extras", "challenge_games"): 0,
     ("leaderboard", "show"): [],
     ("tournament", "bands"): [],
+    ("tournament", "openings"): 3,
+    ("tournament", "opening_plies"): 2,
 }
 
 
@@ -276,6 +286,8 @@ class Rubric:
     visibility: tuple[tuple[str, str], ...] = ()  # criterion id (or "stdout") -> Gradescope's
     leaderboard: tuple[str, ...] = ()  # figures for the leaderboard, the first ranks
     tournament_bands: tuple[Tier, ...] = ()  # points by place in a tournament; none by default
+    openings: int = 3  # positions each pair plays from in a tournament, the start among them
+    opening_plies: int = 2  # moves in each of the other openings
 
     def visible(self, ident: str) -> str:
         """Who sees ``ident`` on Gradescope ("visible" unless the rubric says otherwise)."""
@@ -425,7 +437,7 @@ def _visibility(values: dict[tuple[str, str], Any], where: str) -> tuple[tuple[s
 
 
 def _read(path: str | Path | None, pack: AnyPack) -> tuple[str, str]:
-    """The rubric's text and how messages name it: ``path``, or the pack's default."""
+    """The rubric's text, and where it came from (for every message about it)."""
     if path is None:
         return pack.rubric.read_text("utf-8"), f"built-in rubric of {pack.name}"
     where = str(path)
@@ -435,11 +447,10 @@ def _read(path: str | Path | None, pack: AnyPack) -> tuple[str, str]:
         raise GraderError(f"cannot read the rubric file {where}: {err}") from err
 
 
-def _values(text: str, where: str, pack: AnyPack) -> dict[tuple[str, str], Any]:
-    """Every option's value, checked for its type and sign, defaults filled in.
+def _values(text: str, pack: AnyPack, where: str) -> dict[tuple[str, str], Any]:
+    """Every option's value, (table, key) -> value, the defaults filled in, each checked.
 
-    :raises GraderError: for TOML that does not parse, an unknown or missing key, a bad value.
-    """
+    :raises GraderError: for invalid TOML, an unknown or missing key, or a bad value."""
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
@@ -451,21 +462,18 @@ def _values(text: str, where: str, pack: AnyPack) -> dict[tuple[str, str], Any]:
     missing = [_label(name) for name in declared if name not in given]
     if missing:
         raise GraderError(f"{where}: missing {', '.join(missing)}")
-    return {name: _checked(name, declared[name][0], value, where) for name, value in given.items()}
-
-
-def _validate(v: dict[tuple[str, str], Any], where: str, pack: AnyPack) -> None:
-    """What the types alone do not say: the settings' least values, the backstop, the zip
-    name's pattern.
-
-    :raises GraderError: one sentence naming the key and what is allowed.
-    """
+    v = {name: _checked(name, declared[name][0], value, where) for name, value in given.items()}
     for setting in pack.settings:
         value = v[(setting.table, setting.key)]
         if value < setting.least:
             raise GraderError(
                 f"{where}: {setting.label} is {value}; it must be at least {setting.least}"
                 + (f" ({setting.why})" if setting.why else "")
+            )
+    for key in ("openings", "opening_plies"):
+        if v[("tournament", key)] < 1:
+            raise GraderError(
+                f"{where}: tournament.{key} is {v[('tournament', key)]}; it must be at least 1"
             )
     if v[("limits", "wall_factor")] < 1:
         raise GraderError(
@@ -476,6 +484,7 @@ def _validate(v: dict[tuple[str, str], Any], where: str, pack: AnyPack) -> None:
         re.compile(v[("packaging", "pattern")])
     except re.error as err:
         raise GraderError(f"{where}: packaging.pattern is not a regular expression: {err}") from err
+    return v
 
 
 def _limits(v: dict[tuple[str, str], Any], where: str) -> Limits:
@@ -498,8 +507,7 @@ def load_rubric(path: str | Path | None, pack: AnyPack) -> Rubric:
     :raises GraderError: one sentence naming the file, the key, the bad value and what is allowed.
     """
     text, where = _read(path, pack)
-    v = _values(text, where, pack)
-    _validate(v, where, pack)
+    v = _values(text, pack, where)
 
     def per_phase(table: str, suffix: str) -> tuple[tuple[str, int], ...]:
         return tuple((phase, v[(table, f"{phase}_{suffix}")]) for phase in pack.phases)
@@ -536,6 +544,8 @@ def load_rubric(path: str | Path | None, pack: AnyPack) -> Rubric:
         visibility=_visibility(v, where),
         leaderboard=_figures(v[("leaderboard", "show")], where),
         tournament_bands=_tiers(v[("tournament", "bands")], "rank", "tournament", where, "bands"),
+        openings=v[("tournament", "openings")],
+        opening_plies=v[("tournament", "opening_plies")],
         extras=ExtraOptions(
             ladder_games=v[("extras", "ladder_games")],
             move_quality=v[("extras", "move_quality")],

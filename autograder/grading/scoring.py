@@ -7,11 +7,12 @@ what ``make_move`` returned and what was wrong with it.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 
 from autograder.games.pack import AnyPack, move_marks
 from autograder.games.tactics import MISSED, SOONER, UNSURE, Probe, judge
+from autograder.grading.needs_look import Finding
 from autograder.grading.rubric import PhasePoints, Rubric, Tier
 from autograder.play.host import Status
 from autograder.play.records import SHOWN_BEFORE, Call, Checked, Session
@@ -52,7 +53,7 @@ class Evidence:
     board: str = ""  # the position before the move, drawn as the course's print_board does
     returned: str = ""  # what make_move returned
     returned_by: str = "make_move"  # the student's function that returned it
-    rows: tuple[str, ...] = ()  # the same position as the pack's grid, for the HTML board
+    rows: tuple[Sequence[str | int], ...] = ()  # the same position as the pack's grid, drawn
     marks: tuple[tuple[int, int, str], ...] = ()  # the offending move's squares on it
 
 
@@ -74,6 +75,7 @@ class Grade:
     session: Session
     rubric: Rubric
     criteria: tuple[Criterion, ...]
+    looks: tuple[Finding, ...] = ()  # code that needs a person's look: reported, no points
 
     @property
     def score(self) -> float:
@@ -151,10 +153,12 @@ def _tier(tiers: tuple[Tier, ...], fits: Callable[[Tier], bool]) -> int:
 
 
 def _time(session: Session, rubric: Rubric) -> Criterion:
-    """The tier of the slowest answered call, on the clock the host judged it by (its own time
-    where measured, else wall time); any call stopped at the hard limit, or not run after the
-    allowance of timeouts was used up, earns none. The evidence names every stopped call and
-    the slowest answered ones, with wall and CPU time; a call not run is never named."""
+    """The tier of the slowest move (the course's rubric: "AI selects a move in 5 or fewer
+    seconds"), on the clock the host judged it by (its own time where measured, else wall
+    time); a call stopped at the hard limit was the slowest, and earns none. A call not run
+    (the grader gave up, or ran out of time for this submission) is no evidence either way:
+    the answered ones decide. The evidence names every stopped call and the slowest answered
+    ones, with wall and CPU time; a call not run is never named."""
     best = rubric.max_points("time")
     doing = session.assignment.pack.move_call
     limit = rubric.limits.call_seconds
@@ -168,7 +172,7 @@ def _time(session: Session, rubric: Rubric) -> Criterion:
     slowest = max(answered, key=lambda c: c.judged) if answered else None
     points = (
         0
-        if stopped or skipped or slowest is None
+        if stopped or slowest is None
         else _tier(rubric.time_tiers, lambda t: slowest.judged <= t.limit)
     )
     parts = []
@@ -295,26 +299,19 @@ def _packaging(
     rubric: Rubric,
     problems: list[str] | None,
     also: tuple[str, ...] = (),
-    refused: tuple[str, ...] = (),
 ) -> Criterion:
     """Zip problems (they take the penalty), and, reported only: the files handed in that the
-    homework does not name (``also``) and what the runner's audit hook refused (``refused``)."""
+    homework does not name (``also``)."""
     notes = []
     if also:
         shown = ", ".join(also[:_ALSO_SHOWN]) + (", …" if len(also) > _ALSO_SHOWN else "")
         notes.append(f"also handed in: {shown}")
-    if refused:
-        notes.append(
-            "the grader refused what could reach into the grader (no points taken): "
-            + "; ".join(refused)
-        )
-    noted = tuple(Evidence("the submission's process", f"refused: {what}") for what in refused)
     if problems is None and not notes:
         return Criterion("packaging", CRITERIA["packaging"], 0, 0, "not checked (not a zip)")
     if not problems:
         summary = "; ".join(notes) if notes else "zip name and contents fine"
-        return Criterion("packaging", CRITERIA["packaging"], 0, 0, summary, noted)
-    evidence = tuple(Evidence("the submitted zip", p) for p in problems) + noted
+        return Criterion("packaging", CRITERIA["packaging"], 0, 0, summary)
+    evidence = tuple(Evidence("the submitted zip", p) for p in problems)
     summary = "; ".join([*problems, *notes]) + (
         f" (-{rubric.packaging_penalty})" if rubric.packaging_penalty else ""
     )
@@ -525,11 +522,12 @@ def score(
     packaging: list[str] | None = None,
     late: bool | None = None,
     also: tuple[str, ...] = (),
+    looks: tuple[Finding, ...] = (),
 ) -> Grade:
     """The rubric's points for ``session``; ``packaging`` lists zip problems (None: not a zip),
     ``late`` is Canvas's LATE flag (None: unknown), ``also`` the files handed in that the
-    homework does not name."""
-    pack = _packaging(rubric, packaging, also, session.refused)
+    homework does not name, ``looks`` the code that needs a look (kept, never scored)."""
+    pack = _packaging(rubric, packaging, also)
     if session.load_error is not None:
         zeros = zero_criteria(rubric, session.load_error)[: len(GRADED) + len(rubric.checks)]
         tactics = tuple(
@@ -547,6 +545,7 @@ def score(
             session,
             rubric,
             (*zeros, *tactics, _output(session, rubric), pack, *_late(rubric, late)),
+            looks,
         )
     criteria = (
         _phase_criterion(
@@ -586,4 +585,4 @@ def score(
         pack,
         *_late(rubric, late),
     )
-    return Grade(session, rubric, criteria)
+    return Grade(session, rubric, criteria, looks)

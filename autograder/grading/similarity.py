@@ -29,6 +29,8 @@ import zlib
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
+from autograder.grading.normalise import stream
+
 __all__ = [
     "Settings",
     "SourceFile",
@@ -65,14 +67,31 @@ class Settings:
     w: int = 8  # winnowing window: a shared run of k + w - 1 tokens is always found
     threshold: float = 0.6  # a pair is flagged when either side has this share matched
     min_shared: int = 10  # ... and at least this many fingerprints in common
-    common: float = 0.5  # fingerprints held by more than this share of the class are ignored
-    common_from: int = 10  # ... in classes of at least this many students
+    # a function counts fully when it has this many fingerprints of its own; a smaller one's
+    # share counts in proportion, so a few lines written alike are no copied function
+    function_size: int = 24
+    # fingerprints held by more than this share of the class (and by at least three students)
+    # are ignored: what most of a class shares is what it was given (a course's own starter
+    # the instructor did not name) or an idiom of the homework, not a copy
+    common: float = 0.3
+    common_from: int = 6  # ... in classes of at least this many students
 
 
 @dataclass(frozen=True)
 class SourceFile:
     name: str  # as the student named it, within the submission
     text: str
+
+
+@dataclass(frozen=True)
+class Function:
+    """A function or method of a submission, for the function-by-function comparison."""
+
+    name: str
+    file: int  # index in the document's files
+    first: int  # its first and last line
+    last: int
+    hashes: frozenset[int]  # the winnowed fingerprints lying wholly inside it
 
 
 @dataclass(frozen=True)
@@ -87,6 +106,7 @@ class Document:
     grams: frozenset[int]  # every k-gram hash: what boilerplate takes away from others
     notes: tuple[str, ...] = ()  # what could not be read, one sentence each
     archived: bool = False  # an earlier or public solution: compared with the class only
+    functions: tuple[Function, ...] = ()
 
     @property
     def hashes(self) -> frozenset[int]:
@@ -101,10 +121,17 @@ class Pair:
     share_b: float
     shared: int  # distinct fingerprints in common
     flagged: bool
+    # the function of either side most found in the other: its share there, weighed down
+    # when it is small (see ``compare``), and the most similar function of the other side
+    function_share: float = 0.0
+    function_a: str = ""  # "minimax, lines 40-80 of game.py"; "" when none was compared
+    function_b: str = ""
 
     @property
     def score(self) -> float:
-        return max(self.share_a, self.share_b)
+        """What pairs are ranked and flagged by: the larger share of either whole
+        submission, or of one function of either."""
+        return max(self.share_a, self.share_b, self.function_share)
 
 
 @dataclass(frozen=True)
@@ -181,7 +208,20 @@ def _raw_tokens(text: str) -> tuple[list[tuple[int, str, int, int]], str | None]
     return found, problem
 
 
-def _symbols(text: str) -> tuple[list[int], list[tuple[int, int]], str | None]:
+def _symbols(
+    text: str,
+) -> tuple[list[int], list[tuple[int, int]], str | None, list[tuple[str, int, int]]]:
+    """The normalised stream: symbol codes, each one's lines, a sentence on what could not
+    be read, and each function's name and range of symbols. Read from the canonical syntax
+    tree (:mod:`autograder.grading.normalise`); from the tokens where it does not parse."""
+    tree = stream(text)
+    if tree is not None:
+        return [_code(s) for s in tree.symbols], tree.lines, tree.problem, tree.functions
+    codes, spans, problem = _token_symbols(text)
+    return codes, spans, problem, []
+
+
+def _token_symbols(text: str) -> tuple[list[int], list[tuple[int, int]], str | None]:
     """The normalised token stream: symbol codes and each token's lines."""
     raw, problem = _raw_tokens(text)
     kept = _without_annotations(
@@ -340,16 +380,29 @@ def fingerprint(
     lines: list[tuple[tuple[int, int], ...]] = []
     prints: list[tuple[int, int, int]] = []
     grams: set[int] = set()
+    functions: list[Function] = []
     for number, one in enumerate(files):
-        codes, spans, problem = _symbols(one.text)
+        codes, spans, problem, defined = _symbols(one.text)
         if problem:
             said.append(f"{one.name}: {problem}")
         hashes = _grams(codes, settings.k)
         grams.update(hashes)
-        prints += [(h, number, at) for h, at in _winnow(hashes, settings.w)]
+        chosen = _winnow(hashes, settings.w)
+        prints += [(h, number, at) for h, at in chosen]
         lines.append(tuple(spans))
+        for label, begin, end in defined:
+            inside = frozenset(h for h, at in chosen if begin <= at and at + settings.k <= end)
+            first, last = spans[begin][0], max(span[1] for span in spans[begin:end])
+            functions.append(Function(label, number, first, last, inside))
     return Document(
-        name, tuple(files), tuple(lines), tuple(prints), frozenset(grams), tuple(said), archived
+        name,
+        tuple(files),
+        tuple(lines),
+        tuple(prints),
+        frozenset(grams),
+        tuple(said),
+        archived,
+        tuple(functions),
     )
 
 
@@ -374,8 +427,11 @@ def compare(
         for d in pupils:
             for h in own[d.name]:
                 counts[h] = counts.get(h, 0) + 1
-        common = {h for h, n in counts.items() if n > settings.common * len(pupils)}
+        least = max(2, settings.common * len(pupils))
+        common = {h for h, n in counts.items() if n > least}
     kept = {name: hashes - common for name, hashes in own.items()}
+    ignored = given | frozenset(common)
+    parts = {d.name: _parts(d, ignored) for d in documents}
     pairs: list[Pair] = []
     archive = [d for d in documents if d.archived]
     for one, other in itertools.chain(
@@ -386,17 +442,59 @@ def compare(
         if not shared:
             continue
         share_a, share_b = shared / len(mine), shared / len(theirs)
-        flagged = max(share_a, share_b) >= settings.threshold and shared >= settings.min_shared
-        pairs.append(Pair(one.name, other.name, share_a, share_b, shared, flagged))
+        found = _closest_functions(parts[one.name], parts[other.name], theirs, settings)
+        score = max(share_a, share_b, found[0])
+        flagged = score >= settings.threshold and shared >= settings.min_shared
+        pairs.append(Pair(one.name, other.name, share_a, share_b, shared, flagged, *found))
     pairs.sort(key=lambda p: (-p.score, -min(p.share_a, p.share_b), p.a, p.b))
     return Comparison(
         settings,
         tuple(documents),
         tuple(pairs),
-        given | frozenset(common),
+        ignored,
         len(common - given),
         {name: len(hashes) for name, hashes in kept.items()},
     )
+
+
+_Part = tuple[str, frozenset[int]]  # a function's label and its own fingerprints
+_MIN_FUNCTION = 4  # fingerprints two functions must share to be compared at all
+
+
+def _parts(document: Document, ignored: frozenset[int]) -> list[_Part]:
+    """Each function of ``document`` with fingerprints of its own (``ignored`` aside)."""
+    found = []
+    for f in document.functions:
+        hashes = f.hashes - ignored
+        if hashes:
+            where = document.files[f.file].name
+            found.append((f"{f.name}, lines {f.first}-{f.last} of {where}", hashes))
+    return found
+
+
+def _closest_functions(
+    mine: list[_Part],
+    theirs: list[_Part],
+    all_theirs: frozenset[int],
+    settings: Settings,
+) -> tuple[float, str, str]:
+    """The function pair of the two sides most alike, and how alike: the fingerprints they
+    share over those of the larger, weighed down while what they share is short of
+    ``settings.function_size`` (a copied function is found whole on the other side; an idiom
+    a few lines long written alike is not a copy)."""
+    best, label_a, label_b = 0.0, "", ""
+    for label, hashes in mine:
+        if len(hashes & all_theirs) < _MIN_FUNCTION:
+            continue
+        for other, their_hashes in theirs:
+            both = len(hashes & their_hashes)
+            if both < _MIN_FUNCTION:
+                continue
+            alike = both / max(len(hashes), len(their_hashes))
+            score = alike * min(1.0, both / settings.function_size)
+            if score > best:
+                best, label_a, label_b = score, label, other
+    return best, label_a, label_b
 
 
 def matched_lines(

@@ -9,27 +9,35 @@ student names are untrusted.
 from __future__ import annotations
 
 import csv
+import hashlib
 import io
 import re
 from collections.abc import Mapping
 from html import escape
 
+from autograder.grading.html import page_style
 from autograder.grading.similarity import Comparison, Document, Pair, matched_lines
 
 __all__ = ["CSV_COLUMNS", "pair_file", "similarity_csv", "similarity_html", "pair_html"]
 
-CSV_COLUMNS = ("a", "b", "share_a", "share_b", "shared_fingerprints", "flagged")
+CSV_COLUMNS = (
+    "a",
+    "b",
+    "share_a",
+    "share_b",
+    "shared_fingerprints",
+    "function_share",
+    "function_a",
+    "function_b",
+    "flagged",
+)
 _UNSAFE = re.compile(r"[^A-Za-z0-9._-]")
 _INDEX_ROWS = 200  # pairs listed on the index page; the CSV holds them all
 _COLOURS = ("#ffd8a8", "#b2f2bb", "#a5d8ff", "#fcc2d7", "#d0bfff", "#ffec99")
 
-_STYLE = """
-body{font:15px/1.45 system-ui,sans-serif;margin:1.5em auto;max-width:110em;padding:0 1em;
-color:#1f2328}
-h1{font-size:1.4em}h2{font-size:1.15em;margin-top:1.6em}
-table{border-collapse:collapse}td,th{border:1px solid #d0d7de;padding:.3em .6em;
-vertical-align:top;text-align:left}
-.flag{color:#cf222e;font-weight:600}.num{text-align:right}
+_STYLE = (
+    page_style("110em")
+    + """.flag{color:#cf222e;font-weight:600}.num{text-align:right}
 .sides{display:grid;grid-template-columns:minmax(0,1fr) minmax(0,1fr);gap:1em}
 .code{font:12px/1.35 ui-monospace,monospace;border:1px solid #d0d7de;overflow-x:auto}
 .code div{white-space:pre;padding:0 .4em}.code .n{color:#8c959f;user-select:none;
@@ -38,15 +46,24 @@ display:inline-block;width:5.5em}
 margin-left:.3em;text-decoration:none}
 .file{font-weight:600;background:#f6f8fa;padding:.2em .4em}
 """
+)
 
 
 def _percent(share: float) -> str:
     return f"{100 * share:.0f}%"
 
 
+_NAME_CHARS = 60  # of each name in a page's file name: the whole stays within any file system's
+
+
 def pair_file(pair: Pair) -> str:
-    """Where a flagged pair's page goes, relative to the report's folder."""
-    a, b = (_UNSAFE.sub("_", name) for name in (pair.a, pair.b))
+    """Where a flagged pair's page goes, relative to the report's folder: the two names, made
+    safe, with a digest of the pair added when making them safe or short changed them (so
+    two pairs never share a page)."""
+    a, b = (_UNSAFE.sub("_", name)[:_NAME_CHARS] for name in (pair.a, pair.b))
+    if (a, b) != (pair.a, pair.b):
+        digest = hashlib.sha256(f"{pair.a}\0{pair.b}".encode()).hexdigest()[:8]
+        return f"pairs/{a}--{b}-{digest}.html"
     return f"pairs/{a}--{b}.html"
 
 
@@ -57,7 +74,17 @@ def similarity_csv(comparison: Comparison) -> str:
     sheet.writerow(CSV_COLUMNS)
     for p in comparison.pairs:
         sheet.writerow(
-            [p.a, p.b, f"{p.share_a:.3f}", f"{p.share_b:.3f}", p.shared, "yes" if p.flagged else ""]
+            [
+                p.a,
+                p.b,
+                f"{p.share_a:.3f}",
+                f"{p.share_b:.3f}",
+                p.shared,
+                f"{p.function_share:.3f}",
+                p.function_a,
+                p.function_b,
+                "yes" if p.flagged else "",
+            ]
         )
     return out.getvalue()
 
@@ -75,12 +102,16 @@ def _page(title: str, body: list[str]) -> str:
 def _settings_line(comparison: Comparison) -> str:
     s = comparison.settings
     return (
-        f"Tokens normalised (names and literals), k-grams of {s.k} tokens, winnowing window "
-        f"{s.w}. A pair is flagged when either side has {_percent(s.threshold)} of its own "
-        f"fingerprints matched and at least {s.min_shared} fingerprints are shared. "
+        "Code read as its syntax tree in one canonical form (names and literals as symbols; "
+        "operand order, augmented assignments, mirrored comparisons, counting loops and "
+        f"padding undone), k-grams of {s.k} symbols, winnowing window {s.w}, compared file by "
+        "file and function by function. A pair is flagged when either side has "
+        f"{_percent(s.threshold)} of its own fingerprints matched, or two of its functions are "
+        f"that alike, and at least {s.min_shared} fingerprints are shared. "
         f"{len(comparison.ignored) - comparison.common} k-grams of boilerplate ignored; "
         f"{comparison.common} fingerprints held by more than {_percent(s.common)} of the class "
-        "ignored as idioms. No grade is changed: whether a pair shared code is yours to judge."
+        "ignored as what it was given or its idioms. No grade is changed: whether a pair shared "
+        "code is yours to judge."
     )
 
 
@@ -98,9 +129,14 @@ def similarity_html(
         f"<p>{escape(_settings_line(comparison))}</p>",
         "<h2>Pairs, most similar first</h2>",
         "<table><tr><th>#</th><th>a</th><th>b</th><th>of a matched</th><th>of b matched</th>"
-        "<th>shared</th><th></th></tr>",
+        "<th>closest functions</th><th>shared</th><th></th></tr>",
     ]
-    for rank, p in enumerate(comparison.pairs[:_INDEX_ROWS], 1):
+    listed = [
+        (rank, p)
+        for rank, p in enumerate(comparison.pairs, 1)
+        if rank <= _INDEX_ROWS or p.flagged  # every flagged pair, however many
+    ]
+    for rank, p in listed:
         page = pages.get((p.a, p.b))
         link = (
             f'<a class="flag" href="{escape(page)}">flagged: side by side</a>'
@@ -112,17 +148,13 @@ def similarity_html(
         body.append(
             f'<tr><td class="num">{rank}</td><td>{escape(p.a)}</td><td>{escape(p.b)}</td>'
             f'<td class="num">{_percent(p.share_a)}</td><td class="num">{_percent(p.share_b)}</td>'
+            f'<td class="num">{_percent(p.function_share) if p.function_a else ""}</td>'
             f'<td class="num">{p.shared}</td><td>{link}</td></tr>'
         )
     body.append("</table>")
-    if len(flagged) > len(pages):
-        body.append(
-            f"<p>{len(flagged) - len(pages)} flagged pairs beyond the first {len(pages)} have no "
-            "side-by-side page: so many flags usually mean a threshold too low for this "
-            "homework (--threshold).</p>"
-        )
-    if len(comparison.pairs) > _INDEX_ROWS:
-        body.append(f"<p>{len(comparison.pairs) - _INDEX_ROWS} more pairs in similarity.csv.</p>")
+    if len(comparison.pairs) > len(listed):
+        more = len(comparison.pairs) - len(listed)
+        body.append(f"<p>{more} more pairs, none flagged, in similarity.csv.</p>")
     closest = comparison.closest()
     body += [
         "<h2>Each student's closest match</h2>",
@@ -165,6 +197,7 @@ def pair_html(
         f"{escape(pair.b)}, {_percent(pair.share_b)} of {escape(pair.b)}'s in {escape(pair.a)} "
         f"({pair.shared} shared). Starter code and common idioms are not counted and not "
         'coloured. <a href="../similarity.html">All pairs</a></p>',
+        *_functions_line(pair),
         f"<p>{escape(_settings_line(comparison))}</p>",
         '<div class="sides">',
         _side(one, left, "a", "b"),
@@ -172,6 +205,17 @@ def pair_html(
         "</div>",
     ]
     return _page(f"{title}: {pair.a} and {pair.b}", body)
+
+
+def _functions_line(pair: Pair) -> list[str]:
+    """The pair's most similar functions, in a sentence (none when no function matched)."""
+    if not pair.function_a:
+        return []
+    return [
+        f"<p><b>Most similar functions</b>: {escape(pair.function_a)} in {escape(pair.a)} and "
+        f"{escape(pair.function_b)} in {escape(pair.b)}: {_percent(pair.function_share)} alike "
+        "(their shared fingerprints over the larger one's, less for short functions).</p>"
+    ]
 
 
 def _side(document: Document, marks: Mapping[tuple[int, int], int], me: str, them: str) -> str:

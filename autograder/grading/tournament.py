@@ -1,11 +1,10 @@
-"""A tournament's table: ratings, records and the head-to-head, from its games.
+"""A tournament's table: ratings, records, ties and the head-to-head, from its games.
 
-Ratings are OpenSkill's (the Plackett-Luce model of the ``openskill`` package: a maintained,
-openly licensed TrueSkill-like rating with an uncertainty, that needs no fitting and rates a
-draw as a draw). A player's rating is ``mu - 3 sigma``: what it is at least worth, very
-likely, so one lucky game against a strong player does not put a barely-tested player first.
-Games are rated in the schedule's order, never in the order they happened to finish, so the
-same games give the same table.
+Ratings are a Bradley-Terry fit of all the games at once (:mod:`autograder.grading.ratings`):
+the same games give the same table whatever order they were played or listed in. A rating is
+on Elo's scale (400 points are odds of 10 to 1; 1500 is the average player of the fit's prior)
+with its standard error. Players the games cannot tell apart share a group, shown as the
+range of places it spans, and share the points of its best place.
 """
 
 from __future__ import annotations
@@ -18,23 +17,29 @@ from dataclasses import asdict, dataclass
 from html import escape
 from typing import Any
 
-from autograder.errors import GraderError
 from autograder.grading.html import page_start
+from autograder.grading.ratings import ELO, Z, fit, groups, rank_ranges
 from autograder.grading.rubric import Tier
 
 __all__ = [
     "Standing",
-    "INSTALL",
+    "RATING",
     "rate",
     "head_to_head",
     "band_points",
     "leaderboard_csv",
     "leaderboard_json",
     "leaderboard_html",
+    "leaderboard_text",
     "pair_file",
 ]
 
-INSTALL = "pip install 'teeko-autograder[tournament]'  (or: pip install openskill)"
+BASE = 1500.0  # the rating of the fit's virtual average player
+RATING = (
+    "Bradley-Terry, fitted on all games at once (a draw is half a win; a prior of one win and "
+    f"one loss against a {BASE:g} player); Elo scale, with its standard error; players within "
+    f"{Z} standard errors of each other's difference are tied"
+)
 
 
 @dataclass(frozen=True)
@@ -45,9 +50,11 @@ class Standing:
     player: str
     kind: str  # "student" or "kit" (the kit's own players, benchmarks)
     name: str  # as people know it (a Canvas name, "the random player"); may be empty
-    rating: float  # mu - 3 sigma
-    mu: float
-    sigma: float
+    rating: float  # Elo scale, BASE for the average player of the prior
+    error: float  # its standard error against the class's mean, in the same points
+    ranks: tuple[int, int]  # the best and worst rank the games leave possible for it
+    tied: tuple[int, int]  # its group: the first and last rank no clean split of the games
+    # separates it from (every player above the group is told apart from every one below)
     wins: int
     draws: int
     losses: int
@@ -58,15 +65,41 @@ class Standing:
     def games(self) -> int:
         return self.wins + self.draws + self.losses
 
+    @property
+    def could_be(self) -> str:
+        """The ranks the games leave possible for it: "2-4", or "2" when only its own."""
+        return _span(self.ranks)
 
-def _model() -> Any:
-    try:
-        from openskill.models import PlackettLuce
-    except ImportError:
-        raise GraderError(
-            f"the tournament rates with OpenSkill, not installed: {INSTALL}"
-        ) from None
-    return PlackettLuce()
+    @property
+    def group(self) -> str:
+        """Its tied group's ranks: "1-4", or "3" when the games set it apart."""
+        return _span(self.tied)
+
+
+def _span(span: tuple[int, int]) -> str:
+    first, last = span
+    return str(first) if first == last else f"{first}-{last}"
+
+
+def _tally(
+    ids: set[str], games: Sequence[Mapping[str, Any]]
+) -> tuple[dict[str, list[int]], dict[tuple[str, str], float]]:
+    """Each player's wins, draws, losses and forfeits, and (a, b) -> a's points against b."""
+    tally = {pid: [0, 0, 0, 0] for pid in ids}
+    scores: dict[tuple[str, str], float] = {}
+    for game in games:
+        first, second, winner = game["first"], game["second"], game["winner"]
+        if first not in ids or second not in ids or first == second:
+            continue
+        for me, them in ((first, second), (second, first)):
+            won = winner == me
+            scores[(me, them)] = scores.get((me, them), 0.0) + (
+                1.0 if won else 0.5 if winner is None else 0.0
+            )
+            tally[me][0 if won else 1 if winner is None else 2] += 1
+            if not won and winner is not None and game.get("fault") == me:
+                tally[me][3] += 1
+    return tally, scores
 
 
 def rate(
@@ -74,44 +107,41 @@ def rate(
     games: Sequence[Mapping[str, Any]],
     bands: Sequence[Tier] = (),
 ) -> list[Standing]:
-    """The table: ``players`` (id, kind, name) rated by ``games`` (saved game records, in the
-    schedule's order), best first; ties broken by wins, then the id. With ``bands``, students
-    earn points by their place among students (the kit's players take none)."""
-    model = _model()
-    ratings = {pid: model.rating(name=pid) for pid, _, _ in players}
-    tally = {pid: [0, 0, 0, 0] for pid, _, _ in players}  # wins, draws, losses, forfeits
-    for game in games:
-        first, second, winner = game["first"], game["second"], game["winner"]
-        if first not in ratings or second not in ratings:
-            continue
-        ranks = [1, 1] if winner is None else [1, 2] if winner == first else [2, 1]
-        [[a], [b]] = model.rate([[ratings[first]], [ratings[second]]], ranks=ranks)
-        ratings[first], ratings[second] = a, b
-        for pid in (first, second):
-            won = winner == pid
-            tally[pid][0 if won else 1 if winner is None else 2] += 1
-            if not won and winner is not None and game.get("fault") == pid:
-                tally[pid][3] += 1
+    """The table: ``players`` (id, kind, name) rated by ``games`` (saved game records, in any
+    order), best first; equal ratings by wins, then losses, then the id. With ``bands``,
+    students earn points by their place among students (the kit's players take none); players
+    the games cannot tell apart share the points of the best place among them."""
     kinds = {pid: (kind, name) for pid, kind, name in players}
+    tally, scores = _tally(set(kinds), games)
+    result = fit(list(kinds), scores)
+    index = {pid: n for n, pid in enumerate(result.players)}
     order = sorted(
-        ratings, key=lambda p: (-round(ratings[p].ordinal(), 9), -tally[p][0], tally[p][2], p)
+        result.players,
+        key=lambda p: (-round(result.strength[index[p]], 9), -tally[p][0], tally[p][2], p),
     )
-    table, place = [], 0
-    for rank, pid in enumerate(order, 1):
-        r = ratings[pid]
+    spans = groups([index[p] for p in order], result)
+    possible = rank_ranges(result)
+    students_before = [0]
+    for pid in order:
+        students_before.append(students_before[-1] + (kinds[pid][0] == "student"))
+    table = []
+    for place, pid in enumerate(order):
+        first, last = spans[place]
         points = None
         if bands and kinds[pid][0] == "student":
-            place += 1
-            points = next((t.points for t in bands if place <= t.limit), 0)
+            best = students_before[first] + 1  # the group's best place among students
+            points = next((t.points for t in bands if best <= t.limit), 0)
+        i = index[pid]
         table.append(
             Standing(
-                rank,
+                place + 1,
                 pid,
                 kinds[pid][0],
                 kinds[pid][1],
-                round(r.ordinal(), 3),
-                round(r.mu, 3),
-                round(r.sigma, 3),
+                round(BASE + ELO * result.strength[i], 1),
+                round(ELO * result.error(i), 1),
+                possible[i],
+                (first + 1, last + 1),
                 wins=tally[pid][0],
                 draws=tally[pid][1],
                 losses=tally[pid][2],
@@ -138,6 +168,35 @@ def head_to_head(games: Sequence[Mapping[str, Any]]) -> dict[tuple[str, str], li
     return cells
 
 
+def leaderboard_text(table: Sequence[Standing]) -> str:
+    """The table for the terminal: rank, the ranks it could hold, player, rating with its
+    error, record; a line where the games split the table (between tied groups)."""
+    rows: list[tuple[str, ...]] = [
+        ("rank", "could be", "player", "rating", "W-D-L", "forfeits", "points")
+    ]
+    for s in table:
+        rows.append(
+            (
+                str(s.rank),
+                s.could_be,
+                s.player + (f" ({s.name})" if s.name else ""),
+                f"{s.rating:.0f} ± {s.error:.0f}",
+                f"{s.wins}-{s.draws}-{s.losses}",
+                str(s.forfeits),
+                "" if s.points is None else str(s.points),
+            )
+        )
+    if not band_points(table):
+        rows = [row[:-1] for row in rows]
+    widths = [max(len(row[c]) for row in rows) for c in range(len(rows[0]))]
+    lines = []
+    for number, row in enumerate(rows):
+        if number > 1 and table[number - 1].tied[0] == table[number - 1].rank:
+            lines.append("-" * (sum(widths) + 2 * (len(widths) - 1)))  # the games split here
+        lines.append("  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)))
+    return "\n".join(line.rstrip() for line in lines) + "\n"
+
+
 def pair_file(a: str, b: str) -> str:
     """The replay page of the games between ``a`` and ``b``, relative to the output folder."""
     low, high = sorted((a, b))
@@ -150,8 +209,9 @@ _COLUMNS = (
     "kind",
     "name",
     "rating",
-    "mu",
-    "sigma",
+    "error",
+    "could_be",
+    "group",
     "wins",
     "draws",
     "losses",
@@ -167,7 +227,7 @@ def leaderboard_csv(table: Sequence[Standing]) -> str:
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(columns)
     for s in table:
-        row = {**asdict(s), "games": s.games}
+        row = {**asdict(s), "games": s.games, "could_be": s.could_be, "group": s.group}
         writer.writerow(["" if row[c] is None else _cell(row[c]) for c in columns])
     return buffer.getvalue()
 
@@ -196,8 +256,11 @@ def leaderboard_json(
         json.dumps(
             {
                 **about,
-                "rating": "OpenSkill Plackett-Luce, mu - 3 sigma",
-                "players": [{**asdict(s), "games": s.games} for s in table],
+                "rating": RATING,
+                "players": [
+                    {**asdict(s), "games": s.games, "could_be": s.could_be, "group": s.group}
+                    for s in table
+                ],
                 "head_to_head": [
                     {"player": a, "against": b, "wins": w, "draws": d, "losses": lost}
                     for (a, b), (w, d, lost) in sorted(cells.items())
@@ -215,6 +278,7 @@ color:#1f2328}h1{font-size:1.4em}h2{font-size:1.15em;margin-top:1.6em}
 table{border-collapse:collapse}td,th{border:1px solid #d0d7de;padding:.25em .5em;
 text-align:left}td.n{text-align:right}.kit{color:#57606a;font-style:italic}
 .w{background:#dafbe1}.l{background:#ffebe9}.d{background:#fff8c5}.self{background:#eaeef2}
+tr.split td{border-top:3px solid #57606a}
 th.v{writing-mode:vertical-rl;transform:rotate(180deg);white-space:nowrap}
 """
 
@@ -232,16 +296,24 @@ def leaderboard_html(
     out = [
         *page_start(title, _STYLE),
         *(f"<p>{escape(line)}</p>" for line in lines),
-        "<table><tr><th>rank</th><th>player</th><th>rating</th><th>μ ± σ</th>"
+        "<p><i>Could be</i>: the ranks the games leave possible for a player, from one past "
+        "the players they show stronger to the last but those they show weaker (two players "
+        "are told apart when their difference is beyond the uncertainty of the ratings). A "
+        "line is drawn only where the games split the table: every player above it told apart "
+        "from every player below; players between two lines are tied, and share the points "
+        "of the best place among them.</p>",
+        "<table><tr><th>rank</th><th>could be</th><th>player</th><th>rating ± error</th>"
         "<th>wins</th><th>draws</th><th>losses</th><th>of them forfeits</th>"
         + ("<th>points</th>" if points else "")
         + "</tr>",
     ]
     for s in table:
         who = escape(s.player) + (f" ({escape(s.name)})" if s.name else "")
+        split = " split" if s.tied[0] == s.rank and s.rank > 1 else ""
         out.append(
-            f'<tr class="{s.kind}"><td class="n">{s.rank}</td><td>{who}</td>'
-            f'<td class="n">{s.rating:.2f}</td><td class="n">{s.mu:.2f} ± {s.sigma:.2f}</td>'
+            f'<tr class="{s.kind}{split}"><td class="n">{s.rank}</td>'
+            f'<td class="n">{s.could_be.replace("-", "–")}</td><td>{who}</td>'
+            f'<td class="n">{s.rating:.0f} ± {s.error:.0f}</td>'
             f'<td class="n">{s.wins}</td><td class="n">{s.draws}</td>'
             f'<td class="n">{s.losses}</td><td class="n">{s.forfeits}</td>'
             + (f'<td class="n">{"" if s.points is None else s.points}</td>' if points else "")

@@ -14,7 +14,7 @@ color:#1f2328}
 h1{font-size:1.3em}.row{display:flex;gap:1.5em;flex-wrap:wrap;align-items:flex-start}
 #board .cell{cursor:pointer}#board .cell:hover{fill:#ead2a0}
 #message{font-weight:600;min-height:1.4em}#over{color:#cf222e;font-weight:600}
-#moves{max-height:28em;overflow-y:auto;min-width:15em}
+#moves{max-height:28em;overflow-y:auto;min-width:15em;list-style:none;padding-left:1em}
 fieldset{border:1px solid #d0d7de;margin-bottom:1em}
 """
 
@@ -22,7 +22,7 @@ _SCRIPT = (
     "(function(){\n"
     + SVG_JS
     + """
-let busy=false, auto=null;
+let busy=false, auto=null, shownAi=null;
 const $=id=>document.getElementById(id);
 const token=new URLSearchParams(location.search).get("token")||"";
 async function call(path, init){
@@ -37,11 +37,16 @@ function fill(select, options, chosen){
 function draw(s){
   document.title=s.title; $("title").textContent=s.title;
   fill($("side"), s.sides, null); fill($("opponent"), s.opponents, s.opponent);
+  if(s.ai!==shownAi){  // a new game's side, not a choice made for the next one
+    const ai=Object.keys(s.sides).find(side=>s.sides[side]===s.ai);
+    if(ai!==undefined)$("side").value=ai; shownAi=s.ai;}
   const board=svg(s.rows, s.colours, s.marks); board.id="board";
   board.querySelectorAll(".cell").forEach(cell=>cell.addEventListener("click",()=>
     post("/click",{row:+cell.dataset.row,col:+cell.dataset.col})));
   $("view").replaceChildren(board);
-  $("message").textContent=s.message; $("over").textContent=s.over?("game over: "+s.over):"";
+  const told=!!s.over&&s.message.startsWith("game over");
+  $("message").textContent=told?"":s.message;
+  $("over").textContent=s.over?(told?s.message:"game over: "+s.over):"";
   $("who").textContent=s.mode==="play"?`the AI plays ${s.ai}; you play the other side`
     :`watching: the AI plays ${s.ai}`;
   $("step").disabled=s.mode!=="watch"||!!s.over; $("auto").disabled=$("step").disabled;

@@ -1,7 +1,7 @@
 """One live game at a time, for ``autograder play``: a person against the submission's AI, or
 the AI against one of the kit's opponents, one ply a step.
 
-The submission plays from its :class:`~autograder.play.seat.Seat`: the same sandboxed
+The submission plays from its :class:`~autograder.play.seat.StudentSeat`: the same sandboxed
 process, driver and time limit as in grading. Every move a person clicks, and every move the AI
 returns, is judged by the pack's rules before it is played; a refused move or a crash ends the
 game and is drawn on the board, never shown as a traceback.
@@ -17,19 +17,21 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from autograder.games.pack import DRAW, Assignment, MoveError, Opponent, move_marks, must_pass
+from autograder.files import kit_path
+from autograder.games.pack import Assignment, MoveError, Opponent
 from autograder.games.perfect import OracleError
 from autograder.grading.rubric import Rubric
 from autograder.oracle.player import Perfect, oracle_for, perfect_opponent, within_reach
 from autograder.play.budget import Budget
-from autograder.play.records import Ply, call_ply, pass_ply
+from autograder.play.records import Ply
 from autograder.play.referee import Referee, default_spawner
-from autograder.play.seat import Seat
+from autograder.play.seat import StudentSeat
+from autograder.play.turns import Engine, KitSeat, PersonSeat, Seat, ending_text
 
 __all__ = ["Table", "PROJECT_ROOT"]
 
 REFERENCE = "reference"
-PROJECT_ROOT = Path(__file__).resolve().parents[2]  # a checkout: solution/ lies here
+PROJECT_ROOT = kit_path()  # solution/ lies here, in a checkout or an installed kit
 PERFECT = "perfect"
 
 
@@ -40,7 +42,8 @@ def _finite(seconds: float | None) -> float | None:
 
 @dataclass
 class Table:
-    """The game being played and who plays it; every method holds the lock."""
+    """The game being played and who plays it, on the turn engine (``play/turns.py``), one ply
+    a step or a click; every method holds the lock."""
 
     assignment: Assignment
     rubric: Rubric
@@ -51,13 +54,11 @@ class Table:
     mode: str = "play"  # "play": a person against the AI; "watch": the AI against an opponent
     ai_side: str = ""
     opponent: str = "random"
-    pos: Any = None
-    plies: list[Ply] = field(default_factory=list)
+    engine: Engine[Any, Any] | None = None
+    person: PersonSeat[Any, Any] | None = None  # the person's seat, when one plays
     clicks: list[tuple[int, int]] = field(default_factory=list)
     message: str = ""
     over: str | None = None
-    seat: Seat | None = None
-    other: Seat | None = None  # the reference solution, when it is the opponent
     rng: random.Random = field(default_factory=random.Random)
 
     # ---- who plays ------------------------------------------------------------------------
@@ -83,49 +84,68 @@ class Table:
             names[PERFECT] = "the perfect player"
         return names
 
+    @property
+    def pos(self) -> Any:
+        return None if self.engine is None else self.engine.pos
+
+    @property
+    def plies(self) -> list[Ply]:
+        return [] if self.engine is None else self.engine.plies
+
     def _referee(self, source_dir: Path) -> Referee:
         plan = self.rubric.plan
         spawn = default_spawner(source_dir, self.assignment, plan.limits)
         return Referee(spawn, self.assignment, plan, self.seed, Budget(1 << 30))
 
-    def _close(self) -> None:
-        for seat in (self.seat, self.other):
-            if seat is not None:
-                seat.close()
-        self.seat = self.other = None
+    def _seat(self, source_dir: Path, side: str) -> StudentSeat:
+        """A submission's seat (the AI's, or the reference solution's) for ``side``."""
+        referee = self._referee(source_dir)
+        return StudentSeat(referee, side, referee.seed, lambda n: f"move {n}")
 
     def close(self) -> None:
         with self.lock:
-            self._close()
+            if self.engine is not None:
+                self.engine.close()
 
     def new(self, mode: str, ai_side: str, opponent: str) -> None:
         """A new game from the start: ``mode`` "play" (a person takes the other side) or
         "watch" (``opponent`` does)."""
         pack = self.assignment.pack
         with self.lock:
-            self._close()
+            if self.engine is not None:
+                self.engine.close()
             self.mode = mode if mode in ("play", "watch") else "play"
             self.ai_side = ai_side if ai_side in pack.sides else pack.sides[1]
             self.opponent = opponent if opponent in self.opponents else "random"
-            self.pos = pack.start(self.assignment.variant)
-            self.plies, self.clicks, self.over = [], [], None
+            self.clicks, self.over = [], None
             self.rng = random.Random(f"play:{self.seed}")
-            self.seat = Seat(self._referee(self.source_dir), self.ai_side)
-            problem = self.seat.open()
-            if problem is not None:
-                self.over, self.message = "the AI could not start", problem
+            other = self._other(self.ai_side)
+            self.person = PersonSeat(pack, other) if self.mode == "play" else None
+            seats: dict[str, Seat[Any, Any]] = {
+                self.ai_side: self._seat(self.source_dir, self.ai_side),
+                other: self.person or self._opponent_seat(other),
+            }
+            start = pack.start(self.assignment.variant)
+            self.engine = Engine(pack, seats, start, self.rubric.ply_cap)
+            problems = self.engine.open()
+            if problems:
+                side = self.ai_side if self.ai_side in problems else other
+                who = "the AI" if side == self.ai_side else "the reference"
+                self.over, self.message = f"{who} could not start", problems[side]
                 return
-            if self.mode == "watch" and self.opponent == REFERENCE:
-                solution = self.root / pack.solution(self.assignment.variant)
-                other_side = self._other(self.ai_side)
-                self.other = Seat(self._referee(solution.parent), other_side)
-                problem = self.other.open()
-                if problem is not None:
-                    self.over, self.message = "the reference could not start", problem
-                    return
             self.message = self._prompt()
             if self.mode == "play":
                 self._advance()
+
+    def _opponent_seat(self, side: str) -> Seat[Any, Any]:
+        """The seat the AI is watched against: the reference solution in its own process, or
+        one of the kit's players."""
+        if self.opponent == REFERENCE:
+            solution = self.root / self.assignment.pack.solution(self.assignment.variant)
+            return self._seat(solution.parent, side)
+        choose = (lambda pos, rng: self._choose()(pos, rng)) if self.opponent == PERFECT else None
+        chosen = choose or self.assignment.pack.opponents[self.opponent][1]
+        return KitSeat(self.assignment.pack, side, chosen, self.rng)
 
     def _other(self, side: str) -> str:
         first, second = self.assignment.pack.sides
@@ -137,8 +157,7 @@ class Table:
     def _prompt(self) -> str:
         if self.over:
             return self.message
-        pack = self.assignment.pack
-        turn = pack.turn(self.pos)
+        turn = self.assignment.pack.turn(self.pos)
         if self.mode == "watch":
             return f"{self._name(turn)} to move: press step"
         if turn == self.ai_side:
@@ -150,83 +169,41 @@ class Table:
 
     # ---- playing --------------------------------------------------------------------------
 
-    def _play(self, ply: Ply, move: Any, passed: bool = False) -> None:
-        """``move`` played, shown as ``ply`` and told to the seats that did not make it (a
-        forced pass to both); the game over when it ends it."""
-        pack = self.assignment.pack
-        for seat in (self.seat, self.other):
-            if seat is not None and (seat.side != ply.side or passed):
-                seat.played(ply.side, ply.move, passed)
-        self.pos = pack.play(self.pos, move)
-        self.plies.append(ply)
-        result = pack.result(self.pos)
-        ended = pack.outcome(self.pos) if result is not None and pack.outcome else None
-        if ended is not None:
-            if ended.winner is None:
-                self.over = "a draw"
+    def _step(self) -> None:
+        """One ply of the engine; the game over, in the page's words, when it ends it."""
+        assert self.engine is not None
+        played = self.engine.step()
+        ending = self.engine.ending
+        if ending is None:
+            return
+        if ending.fault is not None:
+            call = played.answer.call if played.answer is not None else None
+            problem = (call.illegal or call.error if call else None) or ending.why
+            if ending.fault == self.ai_side:
+                self.over = "the AI lost: its move was refused"
+                self.message = f"the AI's {self.assignment.pack.move_call} failed: {problem}"
             else:
-                self.over = f"{self._who(ended.winner)} ({self._name(ended.winner)}) won"
-            self.message = f"game over: {self.over} ({ended.reason})"
-        elif result is not None:
-            if result == DRAW:
-                self.over = "a draw"
-            else:
-                self.over = f"{self._who(result)} ({self._name(result)}) won"
-            self.message = f"game over: {self.over}"
-        elif len(self.plies) >= self.rubric.ply_cap:
-            self.over = "a draw by the ply cap"
-            self.message = f"game over: {self.over} ({self.rubric.ply_cap} plies)"
+                self.over, self.message = "the reference solution failed", problem
+            return
+        if ending.winner is not None:
+            self.over = f"{self._who(ending.winner)} won"
+        else:
+            self.over = "a draw by the ply cap" if ending.how == "cap" else "a draw"
+        self.message = "game over: " + ending_text(self.assignment.pack, ending, self._who)
 
     def _who(self, side: str) -> str:
-        if side == self.ai_side:
-            return "the AI"
-        return "you" if self.mode == "play" else "the opponent"
-
-    def _pass(self) -> None:
-        """A forced pass, played here: neither the AI nor the person is asked."""
-        pack = self.assignment.pack
-        self._play(pass_ply(pack, pack.turn(self.pos)), pack.pass_move, passed=True)
+        """A side as the page names it: "the AI (black)", "you (red)", "the opponent (red)"."""
+        who = "the AI" if side == self.ai_side else "you" if self.mode == "play" else "the opponent"
+        return f"{who} ({self._name(side)})"
 
     def _advance(self) -> None:
         """Playing against a person: the forced passes and the AI's moves, until the person
         is to move or the game is over."""
-        pack = self.assignment.pack
-        while not self.over:
-            if must_pass(pack, self.pos):
-                self._pass()
-            elif pack.turn(self.pos) == self.ai_side:
-                self._ai_move()
-            else:
-                return
-
-    def _ai_move(self) -> None:
-        """The AI's move, asked of the sandboxed process; a refused one ends the game."""
-        pack = self.assignment.pack
-        assert self.seat is not None
-        call = self.seat.move(self.pos)
-        ply = call_ply(pack, self.ai_side, self.pos, call)
-        if call.move is None:
-            problem = call.illegal or call.error or "no move came back"
-            self.plies.append(ply)
-            self.over = "the AI lost: its move was refused"
-            self.message = f"the AI's {pack.move_call} failed: {problem}"
-            return
-        self._play(ply, call.move)
-
-    def _opponent_move(self) -> None:
-        pack = self.assignment.pack
-        side = pack.turn(self.pos)
-        if self.other is not None:
-            call = self.other.move(self.pos)
-            if call.move is None:
-                self.over = "the reference solution failed"
-                self.message = call.illegal or call.error or "no move came back"
-                return
-            move: Any = call.move
-        else:
-            move = self._choose()(self.pos, self.rng)
-        plain = pack.student_move(move)
-        self._play(Ply(side, plain, repr(plain), marks=move_marks(pack, self.pos, plain)), move)
+        assert self.engine is not None
+        while self.engine.ending is None and (
+            self.engine.must_pass() or self.engine.to_move() == self.ai_side
+        ):
+            self._step()
 
     def _choose(self) -> Opponent[Any, Any]:
         pack = self.assignment.pack
@@ -241,7 +218,8 @@ class Table:
         """A person's click on a square: a move once it has all its squares."""
         pack = self.assignment.pack
         with self.lock:
-            if self.over or self.mode != "play" or pack.turn(self.pos) == self.ai_side:
+            engine, person = self.engine, self.person
+            if engine is None or person is None or engine.to_move() != person.side:
                 self.message = self._prompt() if not self.over else self.message
                 return
             self.clicks.append((row, col))
@@ -255,24 +233,17 @@ class Table:
             except MoveError as err:
                 self.message = f"not a legal move: {err}"
                 return
-            plain = pack.student_move(move)
-            marks = move_marks(pack, self.pos, raw)
-            self._play(Ply(pack.turn(self.pos), plain, repr(plain), marks=marks), move)
+            person.given = (move, raw)
+            self._step()
             self._advance()
             self.message = self._prompt()
 
     def step(self) -> None:
         """Watching: the next ply, the AI's or the opponent's."""
-        pack = self.assignment.pack
         with self.lock:
-            if self.over or self.mode != "watch":
+            if self.over or self.mode != "watch" or self.engine is None:
                 return
-            if must_pass(pack, self.pos):
-                self._pass()
-            elif pack.turn(self.pos) == self.ai_side:
-                self._ai_move()
-            else:
-                self._opponent_move()
+            self._step()
             self.message = self._prompt()
 
     # ---- what the page shows --------------------------------------------------------------

@@ -165,19 +165,27 @@ def answer(tables: Tables, table: Table, line: str) -> dict[str, Any]:
     return {"value": found.value, "plies": found.plies}
 
 
-def answers(tables: Tables, table: Table, lines: Iterable[str], out: TextIO) -> int:
-    """Write one JSON line to ``out`` per line of ``lines``; return how many were answered."""
-    count = 0
-    for line in lines:
-        out.write(json.dumps(answer(tables, table, line)) + "\n")
+def answers(tables: Tables, table: Table, lines: Iterable[str], out: TextIO) -> list[str]:
+    """Write one JSON line to ``out`` per line of ``lines`` (an error object for a line that is
+    not a position, so that answers stay in step with the input); return the errors, each
+    naming its line number."""
+    errors = []
+    for number, line in enumerate(lines, 1):
+        found = answer(tables, table, line)
+        out.write(json.dumps(found) + "\n")
         out.flush()
-        count += 1
-    return count
+        if "error" in found:
+            errors.append(f"line {number}: {found['error']}")
+    return errors
 
 
 def _query(args: argparse.Namespace) -> int:
     ((tables, name),) = _games([args.variant])
-    answers(tables, tables.load(name), sys.stdin, sys.stdout)
+    errors = answers(tables, tables.load(name), sys.stdin, sys.stdout)
+    if len(errors) == 1:
+        raise OracleError(f"1 input line was not answered ({errors[0]})")
+    if errors:
+        raise OracleError(f"{len(errors)} input lines were not answered (the first, {errors[0]})")
     return 0
 
 

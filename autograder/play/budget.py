@@ -1,5 +1,9 @@
-"""The timeout allowance of one submission: confirmed hard timeouts counted, and its
-wall-clock cap watched (``limits.submission_seconds``), stretched once for a busy machine."""
+"""The bound on grading a hopeless submission: confirmed hard timeouts in a row counted, and its
+wall-clock cap watched (``limits.submission_seconds``), stretched once for a busy machine.
+
+A stopped call costs the time points (the slowest move decides them) and nothing else: an
+answered call starts the count again, so a player whose opening moves are too slow and whose
+later moves are fast is asked every later move (docs/grading.md, "A slow call")."""
 
 from __future__ import annotations
 
@@ -14,10 +18,11 @@ __all__ = ["Budget"]
 
 
 class Budget:
-    """Counts confirmed hard timeouts and watches the submission's wall-time cap; past either,
-    the rest of the calls are scored as timeouts without waiting. A timeout is confirmed when
-    it was judged on the submission's own time, when the machine had a core to spare, or when
-    the call, asked again alone, was stopped again (``referee.Referee._asked``).
+    """Counts confirmed hard timeouts in a row and watches the submission's wall-time cap; when
+    more than ``allowed`` calls in a row were stopped, or past the cap, the rest of the calls are
+    not run (and not judged: no evidence either way). A timeout is confirmed when it was judged
+    on the submission's own time, when the machine had a core to spare, or when the call, asked
+    again alone, was stopped again (``referee.Referee._asked``).
 
     The cap (``deadline``, on the ``clock``) is stretched once, when first reached on a machine
     with more load than cores: the time from the budget's making to the deadline is multiplied
@@ -44,7 +49,7 @@ class Budget:
 
     @property
     def exhausted(self) -> bool:
-        if self.used >= self.allowed:
+        if self.used > self.allowed:
             return True
         if self.deadline is None or self._clock() < self.deadline:
             return False
@@ -59,10 +64,10 @@ class Budget:
         return True
 
     def why(self, limits: Limits) -> str:
-        if self.used >= self.allowed:
+        if self.used > self.allowed:
             return (
-                f"not run: {self.used} calls already passed the {limits.call_seconds:g} s limit, "
-                "so the rest count as timeouts"
+                f"not run: {self.used} calls in a row were stopped at the "
+                f"{limits.call_seconds:g} s limit, so the grader stopped asking"
             )
         stretched = (
             f", stretched once for the busy machine ({self.stretched})" if self.stretched else ""
@@ -70,8 +75,13 @@ class Budget:
         return f"not run: grading this submission used up its whole time allowance{stretched}"
 
     def record(self, reply: Reply) -> None:
+        """A reply: a timeout counts (an answered move calls :meth:`answered`)."""
         if reply.status is Status.TIMEOUT:
             self.used += 1
+
+    def answered(self) -> None:
+        """A move came back: the stopped calls before it were not in a row with the next."""
+        self.used = 0
 
     def confirm(self) -> None:
         """One more timeout, confirmed by asking again."""

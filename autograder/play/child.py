@@ -1,6 +1,6 @@
 """The player runner: the only code of the kit that runs inside a submission's process.
 
-Started by the host as a script (``python -s -P -B child.py ...``), so that it needs nothing
+Started by the host as a script (``python -u -s -P -B child.py ...``), so that it needs nothing
 from the grader but the game's driver module (``games/<pack>/driver.py``) and the kit's shared
 driver code it imports (``games/grid_driver.py``), which it loads before the submission. It
 sets the sandbox up from inside (identity, reaper, limits, seccomp), imports the submission's
@@ -54,7 +54,6 @@ from typing import Any
 _getline = linecache.getline
 _STANDARD = frozenset(sys.stdlib_module_names) | frozenset(sys.builtin_module_names)
 _write = os.write  # bound now: the submission may replace os.write
-_thread_id = threading.get_ident
 _portable = False  # set by main: the portable runner (see _portable_channel)
 _HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -85,204 +84,6 @@ def _load_driver(path: str, library: dict[str, str]) -> tuple[types.ModuleType, 
             del sys.modules[name]
 
 
-# ---- the audit hook: the introspection a forger needs, refused and recorded ---------------------
-
-# Audit events (https://docs.python.org/3/library/audit_events.html) refused once the
-# submission is imported, with what the report says of an attempt. Frames are how a forger
-# reaches the runner's and the driver's locals (and from there their handlers); gc finds any
-# object by its type; ctypes and /proc/self/mem write memory; a code object can be made to
-# read memory; a hook of its own would see the runner's events.
-_REFUSED = {
-    "sys._getframe": "walked the call stack (sys._getframe)",
-    "sys._current_frames": "read the threads' frames (sys._current_frames)",
-    "sys._current_exceptions": "read the threads' exceptions (sys._current_exceptions)",
-    "sys.settrace": "installed a tracer (sys.settrace)",
-    "sys.setprofile": "installed a profiler (sys.setprofile)",
-    "gc.get_objects": "searched the grader's objects (gc.get_objects)",
-    "gc.get_referrers": "searched the grader's objects (gc.get_referrers)",
-    "gc.get_referents": "searched the grader's objects (gc.get_referents)",
-    "code.__new__": "built a code object (code.__new__)",
-    "sys.addaudithook": "added an audit hook (sys.addaudithook)",
-}
-_FRAME_ATTRIBUTES = ("tb_frame", "gi_frame", "cr_frame", "ag_frame")
-_MAX_REFUSED = 8  # distinct attempts kept for the report
-
-
-class RefusedByGrader(PermissionError):
-    """Raised into the submission for an operation the grader refuses, with ``EPERM``: the
-    error a refused system call gives, which code that opens files already handles."""
-
-
-class CallStackEnd(ValueError):
-    """``sys._getframe`` refused as the call stack's end is: libraries that look for their
-    caller (``warnings``, ``typing``, ``collections.namedtuple``) fall back as they do there."""
-
-
-def _refusal(event: str, args: tuple[Any, ...]) -> str | None:
-    """What the report says of ``event``, when the grader refuses it once armed."""
-    if event in _REFUSED:
-        return _REFUSED[event]
-    if event.startswith("ctypes."):
-        return f"used ctypes ({event})"
-    if event == "object.__getattr__" and len(args) > 1 and args[1] in _FRAME_ATTRIBUTES:
-        return f"read a frame ({type(args[0]).__name__}.{args[1]})"
-    if event in ("open", "os.symlink") and args and type(args[0]) in (str, bytes):
-        path = args[0] if type(args[0]) is str else args[0].decode("utf-8", "replace")
-        if path.rsplit("/", 1)[-1] == "mem" and (path.startswith("/proc/") or path[:1] != "/"):
-            return "opened a process's memory (/proc/.../mem)"
-    if event == "import" and args and type(args[0]) is str and args[0].startswith("_test"):
-        return f"imported {args[0]} (CPython's test helpers)"
-    return None
-
-
-def _frame_readers() -> set[object]:
-    """The code of the standard library's functions that look at their caller's frame for its
-    module's name only (``typing.NewType``, ``Enum('Name', ...)``, ``namedtuple``,
-    ``warnings.warn``): they are allowed ``sys._getframe``, as they never hand a frame on.
-    Bound before the submission runs, so replacing them changes nothing."""
-    import collections
-    import enum
-    import typing
-
-    readers = [
-        getattr(typing, "_caller", None),
-        getattr(enum.EnumType, "_create_", None),
-        collections.namedtuple,
-        warnings.warn,
-    ]
-    return {getattr(f, "__code__", None) for f in readers} - {None}
-
-
-def _public_signal(signalnum: Any, handler: Any) -> Any:
-    """``signal.signal`` as the submission sees it once armed: the audit hook installs the
-    handler, behind a trampoline that hands it no frame (a signal handler is otherwise handed
-    the frame it interrupted, which leads into the runner)."""
-    box: list[Any] = []
-    audit("kit.signal", signalnum, handler, box)  # type: ignore[name-defined]  # noqa: F821
-    return box[0]
-
-
-def _public_create_builtin(spec: Any) -> Any:
-    """``_imp.create_builtin`` as the submission sees it once armed: it cannot make a fresh
-    ``_signal`` module, whose ``signal`` would install a handler without the trampoline."""
-    box: list[Any] = []
-    audit("kit.create_builtin", spec, box)  # type: ignore[name-defined]  # noqa: F821
-    return box[0]
-
-
-def _public_getsignal(signalnum: Any) -> Any:
-    """``signal.getsignal`` as the submission sees it once armed: its own handler, not the
-    trampoline in front of it."""
-    current = real_getsignal(signalnum)  # type: ignore[name-defined]  # noqa: F821
-    return trampolines.get(current, current)  # type: ignore[name-defined]  # noqa: F821
-
-
-def _trampoline_for(handler: Any) -> Any:
-    def trampoline(number: int, _frame: object) -> Any:
-        return handler(number, None)
-
-    return trampoline
-
-
-def _private(function: Any, names: dict[str, Any]) -> Any:
-    """``function`` with globals of its own (``names``), so that it leads nowhere: the
-    submission can reach it (``signal.getsignal``, ``_imp``), never the runner through it."""
-    space = {"__builtins__": {}, **names}
-    return types.FunctionType(function.__code__, space, function.__name__)
-
-
-def _install_guard(reader_of_tracebacks: object) -> list[str]:
-    """Install the runner's audit hook, first of all hooks. It is armed by the event
-    ``kit.arm``, for good (nothing the submission can reach turns it off), and then refuses
-    what ``_refusal`` names; ``sys._getframe`` only for the standard library's readers of a
-    module name (``_frame_readers``), a traceback's frame only for ``reader_of_tracebacks``
-    (the code of the runner's ``_user_frames``). Returns the attempts it refused, which every
-    reply carries."""
-    import _imp
-    import _signal  # type: ignore[import-not-found]
-    from importlib.machinery import ModuleSpec
-
-    armed, inside, refused = [False], set[int](), list[str]()
-    readers, getframe, me_now = _frame_readers(), sys._getframe, _thread_id
-    # logging looks for its caller's file and line on every record: refused as at the stack's
-    # end (it then writes "(unknown file)"), and not reported, since honest code logs
-    unrecorded = {os.path.join(os.path.dirname(os.__file__), "logging", "__init__.py")}
-    real_signal, real_getsignal, real_create = (
-        _signal.signal,
-        _signal.getsignal,
-        _imp.create_builtin,
-    )
-    make_trampoline = _private(_trampoline_for, {})
-    trampolines: dict[object, object] = {}  # trampoline -> the submission's handler
-    public = {"audit": sys.audit}
-
-    def caller(me: int) -> object:
-        """The code that caused the event (the hook's own look at it is not refused)."""
-        inside.add(me)
-        try:
-            return getframe(2).f_code  # 0: this, 1: the hook, 2: the caller
-        finally:
-            inside.discard(me)
-
-    def arm() -> None:
-        armed[0] = True
-        _signal.signal = _private(_public_signal, public)  # signal.signal calls it
-        _imp.create_builtin = _private(_public_create_builtin, public)
-        _signal.getsignal = _private(
-            _public_getsignal, {"real_getsignal": real_getsignal, "trampolines": trampolines}
-        )
-
-    def install_signal(number: Any, handler: Any, box: Any) -> None:
-        if type(box) is not list:
-            raise RefusedByGrader(1, "kit.signal is the grader's event")
-        installed = make_trampoline(handler) if callable(handler) else handler
-        previous = real_signal(number, installed)
-        if installed is not handler:
-            trampolines[installed] = handler
-        box.append(trampolines.get(previous, previous))
-
-    def create_builtin(spec: Any, box: Any) -> None:
-        name = spec.name if type(spec) is ModuleSpec else None
-        if type(box) is not list or type(name) is not str or name == "_signal":
-            what = "made a fresh built-in module (_imp.create_builtin)"
-            if what not in refused and len(refused) < _MAX_REFUSED:
-                refused.append(what)
-            raise RefusedByGrader(1, f"the grader refuses this inside a submission: {what}")
-        box.append(real_create(spec))
-
-    def hook(event: str, args: tuple[Any, ...]) -> None:
-        if event == "kit.arm":
-            arm()
-        if not armed[0]:
-            return
-        me = me_now()
-        if me in inside:
-            return
-        if event == "kit.signal":
-            install_signal(*args)
-            return
-        if event == "kit.create_builtin":
-            create_builtin(*args)
-            return
-        what = _refusal(event, args)
-        if what is None:
-            return
-        code = caller(me) if event == "sys._getframe" else None
-        if code is not None and code in readers:
-            return
-        if event == "object.__getattr__" and caller(me) is reader_of_tracebacks:
-            return
-        quiet = getattr(code, "co_filename", None) in unrecorded
-        if not quiet and what not in refused and len(refused) < _MAX_REFUSED:
-            refused.append(what)
-        if event == "sys._getframe":
-            raise CallStackEnd("call stack is not deep enough")
-        raise RefusedByGrader(1, f"the grader refuses this inside a submission: {what}")
-
-    sys.addaudithook(hook)
-    return refused
-
-
 protocol = _load_module(os.path.join(_HERE, "protocol.py"), "_kit_protocol")
 _KIT_FILES = {os.path.abspath(__file__), protocol.__file__}  # frames never shown to students
 # importlib's own frames (``<frozen importlib._bootstrap>``, its package's files) are no
@@ -294,7 +95,7 @@ def _user_frames(err: BaseException) -> str:
     """``Kind: message (line N in f: source; ...)``, the submission's last three frames."""
     frames = []
     trace = err.__traceback__
-    while trace is not None:  # tb_frame: the audit hook allows this function's code only
+    while trace is not None:
         code = trace.tb_frame.f_code
         filename = code.co_filename
         if filename not in _KIT_FILES and not filename.startswith(_IMPORT_MACHINERY):
@@ -421,16 +222,6 @@ def load(source_dir: str, main_file: str) -> tuple[dict[str, Any], types.ModuleT
     except BaseException as err:
         return {"ok": False, "kind": "crash", "error": _user_frames(err)}, None
     return {"ok": True}, module
-
-
-def _flush() -> None:
-    """Push printed text into the host's pipes before the reply, so it counts for this call."""
-    for stream in (sys.stdout, sys.stderr, sys.__stdout__, sys.__stderr__):
-        # not contextlib.suppress: its __exit__ is library code the submission may have patched
-        try:  # noqa: SIM105
-            stream.flush()  # type: ignore[union-attr]  # None (a closed stream) fails here too
-        except BaseException:
-            pass
 
 
 def _limit(name: str, value: int) -> None:
@@ -697,7 +488,6 @@ def _portable_channel() -> tuple[int, int]:
 
 
 def main(argv: list[str]) -> None:
-    refused = _install_guard(_user_frames.__code__)
     if argv[1] == "--probe":
         _probe(json.loads(argv[2]))
         return
@@ -721,11 +511,10 @@ def main(argv: list[str]) -> None:
     if not portable:  # polling a pipe is POSIX; portable, the next read's EOF ends the runner
         _watch_grader(fd_in)
     warnings.simplefilter("ignore")
-    # Sealed: what answers a request is bound here, in this frame's locals, before the
-    # submission is imported; the runner's module is then no longer ``__main__`` (``load``),
-    # and the audit hook refuses the frames and object searches that would lead back here.
+    # What answers a request is bound here, before the submission is imported. Nothing here
+    # keeps the submission out: what the grader scores it reads from outside (docs/sandbox.md).
     make_handlers = driver.make_handlers if failure is None else None
-    receive, encode, reply_to, audit = protocol.receive, protocol.encode, _reply, sys.audit
+    receive, encode, reply_to = protocol.receive, protocol.encode, _reply
     handlers: dict[str, Any] = {}
 
     def load_submission(request: dict[str, Any]) -> dict[str, Any]:
@@ -734,7 +523,6 @@ def main(argv: list[str]) -> None:
         random.seed(int(request["seed"]))  # the seed comes with the load: see Launch
         root = os.path.dirname(source_dir)
         sys.meta_path.insert(0, _OnlyAllowed(settings.get("packages", []), root))
-        audit("kit.arm")  # the audit hook refuses from now on, for good
         reply, module = load(source_dir, settings["main"])
         if module is not None:
             handlers.update(make_handlers(module, encode, _user_frames, _find_class))
@@ -751,8 +539,6 @@ def main(argv: list[str]) -> None:
         except BaseException as err:
             kind = "exit" if isinstance(err, SystemExit | KeyboardInterrupt) else "crash"
             reply = {"ok": False, "kind": kind, "error": _user_frames(err)}
-        if refused:  # every reply carries the attempts refused so far, for the report
-            reply = {**reply, "refused": list(refused)}
         reply_to(fd_out, reply, request.get("id"))
         if request.get("op") == "load" and not reply.get("ok"):
             return
@@ -779,9 +565,9 @@ def _renumber(fd_in: int, fd_out: int) -> tuple[int, int]:
 
 def _reply(fd_out: int, reply: dict[str, Any], number: object) -> None:
     """Send ``reply`` to request ``number``; a channel the submission closed or filled with
-    garbage ends the runner quietly, and the host reports what it saw. Portable, the printed
-    text of this request ends with its marker on stderr first."""
-    _flush()
+    garbage ends the runner quietly, and the host reports what it saw. Printed text needs no
+    flush: stdout and stderr are unbuffered (``python -u``), so it is in the host's pipes as
+    soon as it is printed. Portable, this request's printed text ends with a marker on stderr."""
     if _portable and isinstance(number, str):
         try:  # noqa: SIM105  (contextlib is library code the submission may have patched)
             _write(2, protocol.end_marker(number))

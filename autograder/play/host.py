@@ -5,7 +5,7 @@ a status, the time the host measured, and what the child printed meanwhile. All 
 creation goes through ``spawn`` (``subprocess.Popen`` by default) so tests can replace it.
 What is started is the :class:`~autograder.play.launch.Launch`'s business; the frames are read
 by :class:`~autograder.play.protocol.FrameReader`; printed text is kept by an
-:class:`~autograder.play.output.OutputTail`.
+:class:`~autograder.play.output.Printed`, read from the child's stdout and stderr pipes.
 
 Every request, the first (``load``: import the submission) included, carries an id the child
 cannot guess; the reply must carry it back. Anything already waiting on the channel when a
@@ -13,13 +13,10 @@ request is sent is a violation: a reply cannot be written before its question. W
 are available the submission is frozen between requests, so nothing of it runs while the
 grader's clock is not running.
 
-Where the cgroup shows it, each call is also timed on the submission's **own time**: its CPU
-time, plus the time it chose to wait (sleep, block on I/O); the time its threads were ready to
-run but waited for a CPU held by other work on the machine is left out. The hard limit is
-judged on that clock, with a wall-clock backstop: ``limits.wall_factor`` times the limit, and
-that again times the machine's load per core when it is above one (on a machine five times
-oversubscribed a computing call takes five times its own time). Elsewhere the limit is wall
-time.
+Where the cgroup shows it, each call is timed on the submission's **own time** (its CPU time
+and its own waits, not its waits for a CPU that other work held), with a wall-clock backstop
+(``limits.wall_factor`` times the limit, stretched by the load per core); elsewhere on wall
+time (docs/sandbox.md, "What is timed").
 """
 
 from __future__ import annotations
@@ -40,19 +37,17 @@ from typing import Any
 from autograder.play.busy import machine_load, sharing
 from autograder.play.cgroups import JOIN_FAILED, Cgroup
 from autograder.play.launch import Launch
-from autograder.play.output import OutputTail
+from autograder.play.output import Printed, drain
 from autograder.play.protocol import FrameReader, end_marker, request_frame
 from autograder.play.sandbox import descendants, next_uid, tree_cpu_seconds
 from autograder.play.streams import Reader, SelectReader, ThreadReader
+from autograder.play.timed import Timed
 from autograder.play.untrusted import admit_reply
 
 __all__ = ["Status", "Reply", "PlayerProcess"]
 
 _DRAIN_CHUNKS = 256  # at most 16 MB read after a reply: a process printing forever cannot stall us
-_MAX_REFUSED = 8  # attempts kept per process, as the runner keeps them
 _MARKER_SECONDS = 2.0  # portable: the longest wait for a reply's end marker on stderr
-_RAW_KEPT = 1 << 20  # portable: printed bytes held while looking for the marker
-_MARKER_ROOM = 64
 _CHECK_EVERY = 0.5  # seconds between looks at a call's own time once its wall time is past
 
 
@@ -65,7 +60,7 @@ class Status(Enum):
 
 
 @dataclass(frozen=True)
-class Reply:
+class Reply(Timed):
     status: Status
     data: dict[str, Any] = field(default_factory=dict)
     seconds: float = 0.0
@@ -78,11 +73,6 @@ class Reply:
     @property
     def ok(self) -> bool:
         return self.status is Status.OK
-
-    @property
-    def judged(self) -> float:
-        """The time the limits judge: its own time where measured, else wall time."""
-        return self.seconds if self.own_seconds is None else self.own_seconds
 
 
 @dataclass(frozen=True)
@@ -132,14 +122,12 @@ class PlayerProcess:
         self._cgroup: Cgroup | None = None
         self._workdir: str | None = None
         self._reader: Reader | None = None
-        self._raw = bytearray()  # portable: printed bytes not yet matched to a reply
         self._to_child = -1
         self._from_child = -1
         self._frames = FrameReader()
-        self._output = OutputTail(launch.limits.output_chars)
+        self._printed = Printed(launch.limits.output_chars, launch.protections.portable)
         self._token = ""  # the id of the request in flight
         self.dead: Reply | None = None  # set once the process can answer no more
-        self.refused: list[str] = []  # introspection the runner refused (its audit hook)
         self.on_started: Callable[[], None] | None = None  # called once start has its reply
         self._frozen = False  # the kernel said its group is frozen, and it was not thawed since
         self._kept: _Usage | None = None  # its usage read while frozen: the next call's start
@@ -395,48 +383,28 @@ class PlayerProcess:
                 open_channel = open_channel and tag != "channel"
             elif tag == "channel":
                 self._frames.buffer += chunk
-            elif self.protections.portable:
-                self._raw += chunk
-                if len(self._raw) > _RAW_KEPT:  # a flood: count it, keep a marker's length
-                    self._output.add(bytes(self._raw[:-_MARKER_ROOM]))
-                    del self._raw[:-_MARKER_ROOM]
             else:
-                self._output.add(chunk)
+                self._printed.add(chunk)
         return open_channel and self._reader.is_open("channel")
 
     def _drain_output(self, token: str | None = None) -> str:
-        """What the child printed since the last call, capped, with a note on what was cut.
+        """What the child printed since the last call, capped, with a note on what was cut:
+        what its pipes hold once the reply came and it is frozen (``output.Printed``).
 
         Portable, the runner ends each reply's printed text with a marker on stderr: up to
         that marker is this call's (it can come after the reply; a runner killed or a stderr
         the submission closed ends the wait)."""
-        if self._reader is not None and self.protections.portable:
-            self._portable_output(token)
-        elif self._reader is not None:
-            for _ in range(_DRAIN_CHUNKS):
-                if not self._reader.ready("output"):
-                    break
-                self._pump(0)
-        return self._output.take()
-
-    def _portable_output(self, token: str | None) -> None:
-        assert self._reader is not None
-        marker = end_marker(token) if token else None
+        reader = self._reader
+        marker = end_marker(token) if token and self.protections.portable else None
         deadline = self._clock() + _MARKER_SECONDS
-        while marker is not None and marker not in self._raw and self._reader.is_open("output"):
+        while reader is not None and marker is not None and not self._printed.has(marker):
             remaining = deadline - self._clock()
-            if remaining <= 0:
+            if remaining <= 0 or not reader.is_open("output"):
                 break
             self._pump(remaining)
-        while marker is None and self._reader.ready("output"):
-            self._pump(0)
-        cut = self._raw.find(marker) if marker is not None else -1
-        if cut < 0:
-            self._output.add(bytes(self._raw))
-            self._raw.clear()
-        else:
-            self._output.add(bytes(self._raw[:cut]))
-            del self._raw[: cut + len(marker or b"")]
+        if reader is not None:
+            drain(self._pump, lambda: reader.ready("output"), _DRAIN_CHUNKS)
+        return self._printed.take(marker)
 
     def _answer(
         self, message: dict[str, Any] | str, began: float, doing: str, usage: _Usage
@@ -449,7 +417,6 @@ class PlayerProcess:
         if isinstance(message, str):
             return self._violation(message, began, doing)
         data = admit_reply(message)
-        self._note_refused(data.get("refused"))
         printed = self._drain_output(self._token)
         if data.get("ok") is True:
             return Reply(Status.OK, data, seconds, printed, cpu_seconds=cpu, own_seconds=own)
@@ -459,19 +426,6 @@ class PlayerProcess:
         if data.get("kind") == "unbuilt":  # the driver could not set the call up: it says why
             detail = f"{doing} was not called: {data.get('error', '')}"
         return Reply(Status.ERROR, data, seconds, printed, detail, cpu, own)
-
-    def _note_refused(self, said: object) -> None:
-        """Keep what the runner says its audit hook refused (a few short texts; anything
-        else in that field is ignored)."""
-        if not isinstance(said, list):
-            return
-        for item in said[:_MAX_REFUSED]:
-            if (
-                isinstance(item, str)
-                and item not in self.refused
-                and len(self.refused) < _MAX_REFUSED
-            ):
-                self.refused.append(item[:120])
 
     def _violation(self, what: str, began: float, doing: str) -> Reply:
         return self._stop(

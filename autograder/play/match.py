@@ -1,29 +1,29 @@
 """One tournament game: two players at one board, the kit's rules in between.
 
-Each side is a submission in its own sandboxed process (a :class:`~autograder.play.seat.Seat`,
-exactly as ``autograder play`` seats one, under the rubric's limits) or one of the kit's own
-players, run here. The side that makes an illegal move, crashes, times out or breaks the
-protocol loses the game, and the reason says which and how.
+Each side is a submission in its own sandboxed process (a
+:class:`~autograder.play.seat.StudentSeat`, exactly as a graded game and ``autograder play``
+seat one, under the rubric's limits) or one of the kit's own players, run here. The side that
+makes an illegal move, crashes, times out or breaks the protocol loses the game, and the
+reason says which and how.
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from autograder.games.pack import DRAW, Assignment, Opponent, move_marks, must_pass
+from autograder.games.pack import Assignment, Opponent
 from autograder.play.budget import Budget
-from autograder.play.records import Plan, Ply, call_ply, pass_ply
+from autograder.play.records import Plan, Ply
 from autograder.play.referee import Referee, default_spawner
 from autograder.play.sandbox import Protections
-from autograder.play.seat import Seat
-from autograder.play.untrusted import clean
+from autograder.play.seat import StudentSeat
+from autograder.play.turns import Engine, KitSeat, ending_text
 
 __all__ = ["Entrant", "Match", "play_match"]
-
-_SHOWN = 300  # characters of a kit player's move kept for the replay
 
 
 @dataclass(frozen=True)
@@ -56,15 +56,17 @@ def _seat(
     assignment: Assignment,
     plan: Plan,
     seed: int,
+    rng: random.Random,
     layers: Protections | None,
-) -> tuple[Seat | None, str | None]:
-    """The entrant's seat, opened (None for a kit player), and why it could not start."""
+) -> StudentSeat | KitSeat[Any, Any]:
+    """The entrant's seat: its submission in the sandbox (its process seeded ``seed``), or the
+    kit's player choosing with ``rng``."""
     if entrant.source_dir is None:
-        return None, None
+        assert entrant.opponent is not None, "a kit player needs its opponent function"
+        return KitSeat(assignment.pack, side, entrant.opponent, rng)
     spawn = default_spawner(entrant.source_dir, assignment, plan.limits, layers)
     referee = Referee(spawn, assignment, plan, seed, Budget(plan.timeouts_before_giving_up))
-    seat = Seat(referee, side)
-    return seat, seat.open()
+    return StudentSeat(referee, side, seed, lambda n: f"move {n}")
 
 
 def play_match(
@@ -74,90 +76,34 @@ def play_match(
     second: Entrant,
     seed: int,
     layers: Protections | None = None,
+    opening: Sequence[Any] = (),
 ) -> Match:
     """``first`` against ``second`` from the start, ``first`` to move first, up to the
-    rubric's ply cap (then a draw). ``seed`` fixes the kit players' choices and both
-    processes' seeds; ``layers`` the sandbox (default: what this machine offers)."""
+    rubric's ply cap (then a draw), played by the turn engine (``turns.py``). ``seed`` fixes
+    the kit players' choices and both processes' seeds; ``layers`` the sandbox (default: what
+    this machine offers); ``opening`` (the pack's moves, legal from the start) is played
+    first by the engine, as plies of the game every player is told."""
     pack = assignment.pack
-    sides = dict(zip(pack.sides, (first, second), strict=True))
+    entrants = dict(zip(pack.sides, (first, second), strict=True))
     rng = random.Random(f"match:{seed}")
-    moves: list[Ply] = []
-    spent = dict.fromkeys(pack.sides, 0.0)
-    seats: dict[str, Seat | None] = {}
+    seats = {
+        side: _seat(entrant, side, assignment, plan, seed * 2 + index, rng, layers)
+        for index, (side, entrant) in enumerate(entrants.items())
+    }
+    engine = Engine(pack, seats, pack.start(assignment.variant), plan.ply_cap, opening)
+    ending = engine.run()
 
-    def end(winner: str | None, reason: str, plies: int, fault: str | None = None) -> Match:
-        return Match(
-            first.name,
-            second.name,
-            winner,
-            reason,
-            plies,
-            tuple(moves),
-            (spent[pack.sides[0]], spent[pack.sides[1]]),
-            fault,
-        )
+    def name(side: str) -> str:
+        return entrants[side].name
 
-    try:
-        problems = {}
-        for index, (side, entrant) in enumerate(sides.items()):
-            seats[side], problem = _seat(entrant, side, assignment, plan, seed * 2 + index, layers)
-            if problem is not None:
-                problems[side] = problem
-        if len(problems) == 2:
-            return end(None, "neither player could start: " + "; ".join(problems.values()), 0)
-        for side, problem in problems.items():
-            other = sides[_other(pack.sides, side)]
-            loser = sides[side].name
-            return end(other.name, f"{loser} could not start: {problem}", 0, loser)
-        pos = pack.start(assignment.variant)
-        plies = 0
-        while (result := pack.result(pos)) is None and plies < plan.ply_cap:
-            side = pack.turn(pos)
-            entrant, seat = sides[side], seats[side]
-            passed = must_pass(pack, pos)
-            if passed:  # played by the kit: no one is asked
-                move = pack.pass_move
-                data = pack.student_move(move)
-                moves.append(pass_ply(pack, side))
-            elif seat is None:
-                assert entrant.opponent is not None, "a kit player needs its opponent function"
-                move = entrant.opponent(pos, rng)
-                data = pack.student_move(move)
-                moves.append(
-                    Ply(side, data, clean(repr(data), _SHOWN), marks=move_marks(pack, pos, data))
-                )
-            else:
-                call = seat.move(pos)
-                spent[side] += call.seconds if call.answered else 0.0
-                moves.append(call_ply(pack, side, pos, call))
-                if call.move is None:
-                    why = call.error or f"{pack.move_call} returned an illegal move: {call.illegal}"
-                    other = sides[_other(pack.sides, side)]
-                    lost = f"{entrant.name} lost on ply {plies + 1}: {why}"
-                    return end(other.name, lost, plies, entrant.name)
-                move = call.move
-                data = pack.student_move(move)
-            for seated, listener in seats.items():
-                if listener is not None and (seated != side or passed):
-                    listener.played(side, data, passed)
-            pos = pack.play(pos, move)
-            plies += 1
-        ended = pack.outcome(pos) if result is not None and pack.outcome is not None else None
-        if ended is not None:
-            if ended.winner is None:
-                return end(None, ended.reason, plies)
-            winner = sides[ended.winner].name
-            return end(winner, f"{winner} won on ply {plies}: {ended.reason}", plies)
-        if result is None or result == DRAW:
-            why = "the board is full" if result == DRAW else f"no {pack.goal} within {plies} plies"
-            return end(None, why, plies)
-        winner = sides[result].name
-        return end(winner, f"{winner} completed {pack.goal_one} on ply {plies}", plies)
-    finally:
-        for seat in seats.values():
-            if seat is not None:
-                seat.close()
-
-
-def _other(sides: tuple[str, str], side: str) -> str:
-    return sides[1] if side == sides[0] else sides[0]
+    spent = tuple(s.seconds if isinstance(s, StudentSeat) else 0.0 for s in seats.values())
+    return Match(
+        first.name,
+        second.name,
+        None if ending.winner is None else name(ending.winner),
+        ending_text(pack, ending, name),
+        ending.plies,
+        tuple(engine.plies),
+        (spent[0], spent[1]),
+        None if ending.fault is None else name(ending.fault),
+    )

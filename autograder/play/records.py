@@ -13,6 +13,7 @@ from autograder.games.pack import AnyPack, Assignment, Noted, move_marks
 from autograder.games.tactics import Probe
 from autograder.play.host import Status
 from autograder.play.launch import Limits
+from autograder.play.timed import Timed
 
 __all__ = [
     "Plan",
@@ -43,7 +44,7 @@ class Plan:
 
 
 @dataclass(frozen=True)
-class Call:
+class Call(Timed):
     """One ``make_move`` call: where, on what position, what came back and what was wrong."""
 
     where: str
@@ -81,11 +82,6 @@ class Call:
         ``unbuilt``, the driver could not set the call up: scoring leaves those out)."""
         return self.status in (Status.ERROR, Status.EXITED, Status.BAD_REPLY)
 
-    @property
-    def judged(self) -> float:
-        """The time the rubric judges: its own time where measured, else wall time."""
-        return self.seconds if self.own_seconds is None else self.own_seconds
-
 
 @dataclass(frozen=True)
 class Ply:
@@ -94,7 +90,7 @@ class Ply:
     side: str
     move: Any  # the move as plain data (``pack.student_move``); None when the rules refused it
     text: str  # as it was returned or played, for people
-    seconds: float | None = None  # the submission's call, as timed; None for the opponent
+    seconds: float | None = None  # the submission's call, as judged (own time where measured)
     marks: tuple[tuple[int, int, str], ...] = ()  # its squares, as ``pack.marks`` draws them
     illegal: str | None = None  # why the rules refused it
     printed: str = ""  # what the submission printed during the call
@@ -146,8 +142,6 @@ class Session:
     protections: tuple[str, ...] = ()  # the sandbox layers that were active, for the report
     tactics: tuple[tuple[Probe, Call], ...] = ()  # (the probe, the call) for each tactical probe
     checks: tuple[Checked, ...] = ()  # the pack's checks, where it has any
-    # introspection the runner refused (its audit hook), for the report
-    refused: tuple[str, ...] = ()
     warnings: tuple[str, ...] = ()  # about the submission's files, for every report's header
 
     @property
@@ -163,7 +157,7 @@ def call_ply(pack: AnyPack, side: str, pos: Any, call: Call) -> Ply:
         side,
         move,
         call.returned or (call.error or "no move"),
-        call.seconds,
+        call.judged,  # the time the rubric judged, not the machine's load
         move_marks(pack, pos, call.raw),
         None if call.move is not None else (call.illegal or call.error or "no move"),
         call.printed,

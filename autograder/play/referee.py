@@ -9,19 +9,16 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from autograder.games.pack import (
-    DRAW,
     Assignment,
     Check,
     Noted,
     Opponent,
     Verdict,
-    move_marks,
-    must_pass,
 )
 from autograder.games.tactics import Exact, tactic_positions
 from autograder.play.budget import Budget
@@ -35,82 +32,16 @@ from autograder.play.records import (
     Checked,
     Game,
     Plan,
-    Ply,
     Session,
-    call_ply,
-    pass_ply,
 )
 from autograder.play.sandbox import Protections, available
+from autograder.play.seat import StudentSeat
 from autograder.play.source import script_warning
-from autograder.play.untrusted import admit
+from autograder.play.turns import Engine, KitSeat, ending_text
 
-__all__ = ["Referee", "Told", "Spawner", "run_session", "planned_processes", "default_spawner"]
-
-_NOTES_KEPT = 4  # notes kept from one sync reply (the runner writes at most three)
-
+__all__ = ["Referee", "Spawner", "run_session", "planned_processes", "default_spawner"]
 
 Spawner = Callable[[int], PlayerProcess]  # child seed -> a process not yet started
-
-
-@dataclass
-class Told:
-    """What one side's player has not been told yet, for the sync before its next move: its
-    own last move (``own``), the other side's last move, passes left out (``opp``, all the
-    drivers written before passes read), and every ply since its own last move, forced passes
-    of either side included, oldest first (``moves``). All in the student's format; a driver
-    applies ``own`` and then ``moves`` (or ``opp``)."""
-
-    side: str
-    own: Any = None
-    opp: Any = None
-    moves: list[Any] = field(default_factory=list)
-
-    def played(self, side: str, move: Any, passed: bool = False) -> None:
-        """A ply this side was not asked for: the other side's move, or a forced pass."""
-        self.moves.append(move)
-        if side != self.side and not passed:
-            self.opp = move
-
-    def asked(self, move: Any) -> None:
-        """Its own move, as it answered (None: refused); the next sync starts from it."""
-        self.own, self.opp, self.moves = move, None, []
-
-    def sync(self, state: Any) -> dict[str, Any]:
-        return {
-            "op": "sync",
-            "own": self.own,
-            "opp": self.opp,
-            "moves": list(self.moves),
-            "state": state,
-        }
-
-
-@dataclass
-class _Record:
-    """A game as it goes: the position, the plies, the calls, and what was printed meanwhile."""
-
-    number: int
-    ai: str
-    pos: Any
-    plies: int = 0
-    calls: list[Call] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
-    printed: list[str] = field(default_factory=list)
-    moves: list[Ply] = field(default_factory=list)
-
-    def end(self, result: str, reason: str) -> Game:
-        return Game(
-            self.number,
-            self.ai,
-            result,
-            reason,
-            self.plies,
-            self.pos,
-            tuple(self.calls),
-            tuple(self.notes),
-            "".join(self.printed),
-            tuple(self.moves),
-        )
 
 
 @dataclass
@@ -158,8 +89,9 @@ class Referee:
         self, proc: PlayerProcess, where: str, pos: Any, before: Sequence[tuple[Reply, str]]
     ) -> Call:
         """``make_move`` on ``pos``. The calls ``before`` it since the last move (constructing
-        the player, place_piece/opponent_move) count in its time: the submission cannot search
-        there unseen. Their time also comes off the hard limit, which bounds the total.
+        the player, telling it the plies since: ``Calls.told``) count in its time: the
+        submission cannot search there unseen. Their time also comes off the hard limit,
+        which bounds the total.
 
         A timeout decided by the wall clock while the machine was busy is not counted against
         the allowance here: the call carries the load (``busy``) for ``_asked`` to confirm."""
@@ -173,6 +105,8 @@ class Referee:
         busy = busy_note(self.load()) if reply.status is Status.TIMEOUT and reply.by_wall else None
         if busy is None:
             self.budget.record(reply)
+        if reply.ok:
+            self.budget.answered()
         call = replace(
             judge(self.assignment, where, pos, reply), child_seed=proc.launch.seed, busy=busy
         )
@@ -208,9 +142,16 @@ class Referee:
         """``ask_move``; a call the wall clock stopped while the machine was busy is asked again
         alone (same position, same seed, a fresh process, no other call of this grader beside
         it) before it counts: answered, the second call stands (its move, its time); else the
-        timeout is confirmed. Returns the call and the process to go on with (the fresh one
-        after asking again)."""
-        call = self.ask_move(proc, where, pos, before)
+        timeout is confirmed. A process a stopped call ended is replaced first: a fresh player,
+        made on ``pos``, is asked (a game goes on after a stopped move). Returns the call and the
+        process to go on with (the fresh one after asking again)."""
+        if proc.dead is not None and proc.dead.status is Status.TIMEOUT:
+            if self.budget.exhausted:
+                return self._skipped(where, pos), proc
+            proc.close()
+            call, proc = self._fresh(where, pos, proc.launch.seed)
+        else:
+            call = self.ask_move(proc, where, pos, before)
         if call.busy is None or call.child_seed is None:
             return call, proc
         proc.close()
@@ -241,6 +182,17 @@ class Referee:
             return judge(self.assignment, where, pos, reply), proc
         return self.ask_move(proc, where, pos, [(reply, construct)]), proc
 
+    def _played_for(self, call: Call, game: str, ply: int) -> Call:
+        """A stopped move, with a random legal move from the grader's seeded generator played
+        for it: the game goes on, and the call stays a time fault only (scoring judges rules,
+        state and format on answered calls)."""
+        pack = self.assignment.pack
+        rng = random.Random(f"stand-in:{game}:{ply}")
+        move = pack.opponents["random"][1](call.position, rng)
+        shown = pack.student_move(move)
+        error = f"{call.error}; a random legal move was played for it: {shown!r}"
+        return replace(call, move=move, raw=shown, error=error)
+
     def game(
         self,
         number: int,
@@ -248,104 +200,48 @@ class Referee:
         label: str = "game",
     ) -> Game:
         """One game from the start against ``opponent`` (name, function; default: the pack's
-        random player), the submission first to move when ``number`` is odd.
+        random player), the submission first to move when ``number`` is odd, played by the
+        turn engine (``turns.py``): forced passes are played there, never asked, and the
+        submission is told every ply since its last move before each of its moves.
 
         The opponent's generator is seeded from the seed, ``label`` and ``number`` and lives
-        here, never in the submission's process. A forced pass (``must_pass``) is played here
-        for either side, never asked, and recorded as a ply; before each of its moves the
-        submission is told every ply since its last one (``Told``).
+        here, never in the submission's process.
         """
-        pack, limits = self.assignment.pack, self.limits
+        pack = self.assignment.pack
         name, choose = opponent or pack.opponents["random"]
         first, second = pack.sides
-        record = _Record(
-            number, first if number % 2 == 1 else second, pack.start(self.assignment.variant)
-        )
+        ai, other = (first, second) if number % 2 == 1 else (second, first)
+        start = pack.start(self.assignment.variant)
         rng = random.Random(
             f"opponent:{self.seed}:{number}" if label == "game" else f"{label}:{self.seed}:{number}"
         )
         if self.budget.exhausted:
-            return record.end("loss", self.budget.why(limits))
-        construct = self.assignment.entry
-        proc = self.spawn(self.seed * 1000 + number)
-        try:
-            reply = proc.start()
-            if not reply.ok:
-                return record.end("loss", reply.detail)
-            reply = proc.request(self.new_player(record.ai, None), limits.import_seconds, construct)
-            record.printed.append(reply.printed)
-            if not reply.ok:
-                return record.end("loss", reply.detail)
-            before: list[tuple[Reply, str]] = [(reply, construct)]
-            told = Told(record.ai)
-            while (result := pack.result(record.pos)) is None and record.plies < self.plan.ply_cap:
-                side = pack.turn(record.pos)
-                if must_pass(pack, record.pos):  # played here: the submission is not asked
-                    move = pack.pass_move
-                    record.moves.append(pass_ply(pack, side))
-                    told.played(side, pack.student_move(move), passed=True)
-                elif side != record.ai:
-                    move = choose(record.pos, rng)
-                    theirs = pack.student_move(move)
-                    record.moves.append(
-                        Ply(
-                            side,
-                            theirs,
-                            admit(repr(theirs), "repr"),
-                            marks=move_marks(pack, record.pos, theirs),
-                        )
-                    )
-                    told.played(side, theirs)
-                else:
-                    sync = proc.request(
-                        told.sync(pack.state(record.pos)),
-                        max(limits.call_seconds - sum(r.judged for r, _ in before), 0.0),
-                        "place_piece/opponent_move",
-                    )
-                    before.append((sync, "place_piece/opponent_move"))
-                    record.printed.append(sync.printed)
-                    if not sync.ok:
-                        return record.end("loss", sync.detail)
-                    said = sync.data.get("notes")
-                    if isinstance(said, list):  # the driver's list of what went wrong, if any
-                        record.notes.extend(
-                            f"before ply {record.plies + 1}: {n}" for n in said[:_NOTES_KEPT]
-                        )
-                    where = (
-                        f"{label} {number} (you played {self._colour(record.ai)}), "
-                        f"move {len(record.calls) + 1}"
-                    )
-                    call, proc = self._asked(proc, where, record.pos, before)
-                    before = []
-                    record.calls.append(call)
-                    record.moves.append(call_ply(pack, record.ai, record.pos, call))
-                    if call.move is None:
-                        reason = call.error or (
-                            f"{pack.move_call} returned an illegal move: {call.illegal}"
-                        )
-                        return record.end("loss", reason)
-                    move = call.move
-                    told.asked(pack.student_move(move))
-                record.pos = pack.play(record.pos, move)
-                record.plies += 1
-        finally:
-            proc.close()
-        if result is None:
-            return record.end("draw", f"no {pack.goal} within {self.plan.ply_cap} plies")
-        ended = pack.outcome(record.pos) if pack.outcome is not None else None
-        if ended is not None:
-            if ended.winner is None:
-                return record.end("draw", ended.reason)
-            won = "you" if ended.winner == record.ai else name
-            return record.end(
-                "win" if ended.winner == record.ai else "loss",
-                f"{won} won on ply {record.plies}: {ended.reason}",
-            )
-        if result == DRAW:
-            return record.end("draw", "the board is full")
-        if result == record.ai:
-            return record.end("win", f"you completed {pack.goal_one} on ply {record.plies}")
-        return record.end("loss", f"{name} had {pack.goal_one} on ply {record.plies}")
+            return Game(number, ai, "loss", self.budget.why(self.limits), 0, start, ())
+        played = f"{label} {number} (you played {self._colour(ai)})"
+        seat = StudentSeat(
+            self,
+            ai,
+            self.seed * 1000 + number,
+            lambda n: f"{played}, move {n}",
+            stand_in=f"{label}:{self.seed}:{number}",
+        )
+        engine = Engine(
+            pack, {ai: seat, other: KitSeat(pack, other, choose, rng)}, start, self.plan.ply_cap
+        )
+        ending = engine.run()
+        result = "draw" if ending.winner is None else "win" if ending.winner == ai else "loss"
+        return Game(
+            number,
+            ai,
+            result,
+            ending_text(pack, ending, lambda side: "you" if side == ai else name),
+            ending.plies,
+            engine.pos,
+            tuple(seat.calls),
+            tuple(seat.notes),
+            "".join(seat.printed),
+            tuple(engine.plies),
+        )
 
     def ask(
         self, positions: Sequence[Any], label: str = "probe"
@@ -426,6 +322,8 @@ class Referee:
                         {"op": "check", **check.request}, limits.call_seconds, check.kind
                     )
                     self.budget.record(reply)
+                    if reply.ok:
+                        self.budget.answered()
                     verdict, seconds, printed = (
                         judge_check(check, reply),
                         reply.seconds,
@@ -519,18 +417,8 @@ def run_session(
     tactical probes are then positions it solves, each with every move's outcome for scoring
     to judge by."""
     spawner = spawn or default_spawner(source_dir, assignment, plan.limits)
-    started: list[PlayerProcess] = []
-
-    def spawn_kept(child_seed: int) -> PlayerProcess:
-        """The process, kept so that what its runner refused reaches the report."""
-        started.append(spawner(child_seed))
-        return started[-1]
-
-    def refused() -> tuple[str, ...]:
-        return tuple(dict.fromkeys(w for proc in started for w in getattr(proc, "refused", ())))
-
     referee = Referee(
-        spawn_kept,
+        spawner,
         assignment,
         plan,
         seed,
@@ -548,9 +436,7 @@ def run_session(
     positions = assignment.pack.probes(assignment.variant, seed, counts)
     probes, load_error, import_printed = referee.ask(positions)
     if load_error is not None:
-        return replace(
-            base, load_error=load_error, import_printed=import_printed, refused=refused()
-        )
+        return replace(base, load_error=load_error, import_printed=import_printed)
     found = tactic_positions(assignment.pack, assignment.variant, seed, plan.tactics, exact)
     asked, _, _ = referee.ask([probe.position for probe in found], "tactic")
     tactics = tuple(zip(found, asked, strict=False))
@@ -565,6 +451,5 @@ def run_session(
         probes=tuple(probes),
         tactics=tactics,
         checks=checks,
-        refused=refused(),
         warnings=_source_warnings(source_dir, assignment.main_file),
     )

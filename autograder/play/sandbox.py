@@ -173,12 +173,12 @@ def runner_command(
     ``fence.LIBRARY``.
     """
     if not protections.fence:
-        return [sys.executable, "-s", "-P", "-B", str(CHILD)]
+        return [sys.executable, "-u", "-s", "-P", "-B", str(CHILD)]
     where = fence.layout(packages)
     prefix = fence.command(
         where, CHILD, submission, driver, tmp_mb, privileged=protections.root, library=library
     )
-    return [*prefix, where.interpreter, "-s", "-P", "-B", fence.CHILD]
+    return [*prefix, where.interpreter, "-u", "-s", "-P", "-B", fence.CHILD]
 
 
 def next_uid(protections: Protections) -> int | None:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from autograder.games.pack import GamePack, MoveError, Outcome
+from autograder.games.pack import GamePack, GameType, MoveError, Outcome, Student, Turns
 
 PASS = "pass"
 CELLS = 7
@@ -73,15 +73,6 @@ def read_move(raw: Any, pos: Pos) -> Any:
     return raw
 
 
-def random_position(variant: Any, rng: random.Random, plies: int) -> Pos | None:
-    pos = Pos()
-    for _ in range(plies):
-        if result(pos) is not None:
-            return None
-        pos = play(pos, rng.choice(legal_moves(pos)))
-    return None if result(pos) is not None else pos
-
-
 def first_move(pos: Pos, rng: random.Random) -> Any:
     """The opponent: the lowest cell it may fill (the same game every time)."""
     return legal_moves(pos)[0]
@@ -94,32 +85,30 @@ def last_move(pos: Pos, rng: random.Random) -> Any:
 TOY = GamePack(
     name="flank",
     title="Flank",
+    kind=GameType(shape=lambda variant: (1, CELLS), turns=Turns.PASSES),
     variants={"flank": Variant()},
     sides=("x", "o"),
-    side_names={"x": "black", "o": "white"},
-    phases=("play",),
     start=lambda variant: Pos(),
-    turn=lambda pos: pos.turn,
-    phase=lambda pos: "play",
     legal_moves=legal_moves,
     play=play,
     result=result,
-    render=lambda pos: "|".join(pos.cells),
-    files=("game.py",),
-    read_move=read_move,
-    format_problem=lambda raw, pos: None,
-    student_move=lambda move: move,
-    state=lambda pos: list(pos.cells),
-    driver=Path(__file__),
+    student=Student(
+        files=("game.py",),
+        driver=Path(__file__),
+        rubric=Path(__file__),
+        starter=lambda variant: "starter/flank/game.py",
+        solution=lambda variant: "solution/flank/game.py",
+        read_move=read_move,
+        format_problem=lambda raw, pos: None,
+        state=lambda pos: list(pos.cells),
+        side_names={"x": "black", "o": "white"},
+        render=lambda pos: "|".join(pos.cells),
+    ),
     probes=lambda variant, seed, counts: [],
-    random_position=random_position,
     opponents={
         "random": ("the lowest-cell player", first_move),
         "last": ("the highest-cell player", last_move),
     },
-    rubric=Path(__file__),
-    starter=lambda variant: "starter/flank/game.py",
-    solution=lambda variant: "solution/flank/game.py",
     cells=lambda pos: ["".join(pos.cells)],
     colours={"x": "#000", "o": "#fff"},
     marks=lambda pos, raw: [(0, raw, "to")] if isinstance(raw, int) else [],

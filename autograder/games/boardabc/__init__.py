@@ -18,7 +18,7 @@ from autograder.games.connect4 import rules, view
 from autograder.games.connect4.opponents import OPPONENTS
 from autograder.games.connect4.probes import probe_positions
 from autograder.games.connect4.solver import Solver, tactics_exact
-from autograder.games.pack import GamePack
+from autograder.games.pack import Calls, GamePack, GameType, Student
 
 __all__ = ["PACK"]
 
@@ -62,39 +62,37 @@ PACK: GamePack[rules.Position, int, rules.Variant] = GamePack(
     title="Board ABC (tic-tac-toe and Connect Four)",
     variants={c4.VARIANT.name: c4.VARIANT},
     sides=rules.PIECES,
-    side_names=c4.BOOK,
-    phases=("play",),
+    kind=GameType(shape=lambda variant: (variant.rows, variant.columns)),
     start=rules.start,
-    turn=lambda pos: pos.turn,
-    phase=lambda pos: "play",
     legal_moves=rules.legal_moves,
     play=rules.play,
     result=rules.result,
-    render=c4.render,
-    files=("minimax.py", "board.py", "tictactoe.py", "connectfour.py"),
-    read_move=_read_move,
-    format_problem=_format_problem,
-    student_move=lambda move: move,
-    state=lambda pos: c4.state(pos, checks.C4_DEPTH),
-    driver=_HERE / "driver.py",
+    student=Student(
+        files=("minimax.py", "board.py", "tictactoe.py", "connectfour.py"),
+        driver=_HERE / "driver.py",
+        rubric=_HERE / "rubric.toml",
+        starter=lambda variant: "starter/board-abc/minimax.py",
+        solution=lambda variant: "solution/board-abc/minimax.py",
+        read_move=_read_move,
+        format_problem=_format_problem,
+        state=lambda pos: c4.state(pos, checks.C4_DEPTH),
+        side_names=c4.BOOK,
+        render=c4.render,
+        calls=Calls(CALL, "", ""),
+        check_criteria=checks.CRITERIA,
+        checks=checks.checks,
+        missing=_missing,
+    ),
     probes=probe_positions,
-    random_position=rules.random_position,
     opponents=OPPONENTS,
-    rubric=_HERE / "rubric.toml",
-    starter=lambda variant: "starter/board-abc/minimax.py",
+    move_name=lambda column: f"column {column}",
     cells=c4.cells,
     colours=c4.COLOURS,
     marks=view.marks,
     clicks=view.clicks,
-    solution=lambda variant: "solution/board-abc/minimax.py",
     goal="line",
-    move_name=lambda column: f"column {column}",
-    move_call=CALL,
     passed="board",
     copy_advice="copy the position and change the copy",
-    check_criteria=checks.CRITERIA,
-    checks=checks.checks,
-    missing=_missing,
     perfect=Solver,  # the book's Connect Four: the exact solver, within its reach
     exact=tactics_exact,
 )

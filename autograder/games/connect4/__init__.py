@@ -10,7 +10,7 @@ from autograder.games.connect4.probes import probe_positions
 from autograder.games.connect4.sketch import INTERFACE as SKETCH
 from autograder.games.connect4.solver import Solver, tactics_exact
 from autograder.games.connect4.variants import VARIANTS, parse_variant
-from autograder.games.pack import GamePack
+from autograder.games.pack import GamePack, GameType, game_py
 
 __all__ = ["PACK"]
 
@@ -21,34 +21,23 @@ PACK: GamePack[rules.Position, int, rules.Variant] = GamePack(
     title="Connect Four",
     variants=VARIANTS,
     sides=rules.PIECES,
-    side_names={rules.RED: "red", rules.YELLOW: "yellow"},
-    phases=("play",),
+    kind=GameType(shape=lambda variant: (variant.rows, variant.columns)),
     start=rules.start,
-    turn=lambda pos: pos.turn,
-    phase=lambda pos: "play",
     legal_moves=rules.legal_moves,
     play=rules.play,
     result=rules.result,
-    render=rules.render,
-    files=("game.py",),
-    read_move=rules.read_student_move,
-    format_problem=rules.format_problem,
-    student_move=lambda move: move,
-    state=rules.to_board,
-    driver=_HERE / "driver.py",
+    student=game_py(
+        _HERE, lambda variant: "connect4", rules, {rules.RED: "red", rules.YELLOW: "yellow"}
+    ),
     probes=probe_positions,
-    random_position=rules.random_position,
     opponents=OPPONENTS,
-    rubric=_HERE / "rubric.toml",
-    starter=lambda variant: "starter/connect4/game.py",
+    move_name=lambda column: f"column {column}",
     cells=view.cells,
     colours=view.COLOURS,
     marks=view.marks,
     clicks=view.clicks,
-    solution=lambda variant: "solution/connect4/game.py",
     parse_variant=parse_variant,
     goal="line",
-    move_name=lambda column: f"column {column}",
     interfaces={  # other courses' Connect Four homeworks
         "notebook": notebook.INTERFACE,  # seed 004's Agent and Connect4State
         SKETCH.name: SKETCH,  # seed 003's Processing sketch

@@ -1,6 +1,6 @@
-"""Seed 004's Connect Four homework as its students write it: a notebook with ``Agent`` and
-``Connect4State`` (``notebook_driver.py`` calls them), graded on the Connect Four pack's rules,
-probes and opponents.
+"""The Colab notebook course's Connect Four homework as its students write it: a notebook with
+``Agent`` and ``Connect4State`` (``notebook_driver.py`` calls them), graded on the Connect Four
+pack's rules, probes and opponents.
 
 The notebook's board is ``board[row][column]``, row 0 at the bottom, -1 for the player who
 moves first (the kit's red), 1 for the other (yellow), 0 empty; ``curr_player_number`` is the
@@ -12,6 +12,7 @@ new state, and does ``calculate_value`` see a four in every direction.
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from collections.abc import Mapping
 from functools import partial
@@ -19,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from autograder.games.connect4 import rules
-from autograder.games.pack import Check, Interface, Noted, Setting, Verdict
+from autograder.games.pack import Calls, Check, Interface, Noted, Setting, Student, Verdict
 
 __all__ = [
     "INTERFACE",
@@ -33,8 +34,8 @@ __all__ = [
 ]
 
 _HERE = Path(__file__).resolve().parent
-# Agent(PLAY_DEPTH, sign) plays the games: the seed's own code answers in about 0.3 s at depth 4
-# on its 8×6 board on a busy machine (depth 5: 1.7 s; the seed's 6: 6.3 s, past the 5 s tier).
+# Agent(PLAY_DEPTH, sign) plays the games: the course's own code answers in about 0.3 s at depth 4
+# on its 8×6 board on a busy machine (depth 5: 1.7 s; the course's 6: 6.3 s, past the 5 s tier).
 PLAY_DEPTH = 4
 # The pruning check: plain minimax at this depth is run beside the agent's search.
 SEARCH_DEPTH = 3
@@ -191,7 +192,7 @@ def _facing(reply: Mapping[str, Any]) -> str:
         return ""
     why = facing.partition(": ")[2]
     return (
-        f"the kit built your boards with row 0 at the bottom, as the seed's notebook does "
+        f"the kit built your boards with row 0 at the bottom, as the course's notebook does "
         f"({why}); a notebook whose row 0 is the top is followed when "
         "Connect4State.empty_board(width, height, agents_sign) and apply_action on it drop a "
         "disc into its last row"
@@ -365,40 +366,46 @@ def _entry(depth: int) -> str:
     return f"Agent({depth}, sign).play(Connect4State(board, agents_sign, player))"
 
 
-def _configure(values: Mapping[str, int]) -> Mapping[str, Any]:
-    """The interface's calls at the rubric's depths (``SETTINGS``)."""
-    play = values.get("play.agent_depth", PLAY_DEPTH)
-    return {
-        "entry": _entry(play),
-        "state": partial(state, depth=play),
-        "checks": partial(
+def _student(
+    own: Student[rules.Position, int, rules.Variant], values: Mapping[str, int]
+) -> Student[rules.Position, int, rules.Variant]:
+    """The notebook's student side at the rubric's depths (``SETTINGS``): the pack's board and
+    names, the notebook's driver, calls, rubric and checks."""
+    return dataclasses.replace(
+        own,
+        driver=_HERE / "notebook_driver.py",
+        calls=Calls(CALL, "", ""),
+        state=partial(state, depth=values.get("play.agent_depth", PLAY_DEPTH)),
+        read_move=_read_move,
+        format_problem=_format_problem,
+        rubric=_HERE / "notebook.toml",
+        starter=lambda variant: "starter/connect4-notebook/connect4.ipynb",
+        # its script export: it runs as it is
+        solution=lambda variant: "solution/connect4-notebook/game.py",
+        check_criteria=CRITERIA,
+        checks=partial(
             checks,
             search_depth=values.get("alphabeta.search_depth", SEARCH_DEPTH),
             decision_depth=values.get("depth.decision_depth", DECISION_DEPTH),
         ),
-    }
+        settings=SETTINGS,
+    )
 
 
-INTERFACE: Interface[rules.Position, int, rules.Variant] = Interface(
-    name="notebook",
-    course="seed 004's notebook (Agent and Connect4State)",
-    player_class="Agent",
-    classes=("Agent", "Connect4State"),
-    entry=_entry(PLAY_DEPTH),
-    aliases=("connect4-colab",),
-    description="seed 004's notebook: Agent(depth, sign).play(Connect4State)",
-    driver=_HERE / "notebook_driver.py",
-    move_call=CALL,
-    state=state,
-    read_move=_read_move,
-    format_problem=_format_problem,
-    rubric=_HERE / "notebook.toml",
-    starter=lambda variant: "starter/connect4-notebook/connect4.ipynb",
-    solution=lambda variant: (
-        "solution/connect4-notebook/game.py"
-    ),  # its script export: it runs as it is
-    check_criteria=CRITERIA,
-    checks=checks,
-    settings=SETTINGS,
-    configure=_configure,
-)
+def interface(values: Mapping[str, int]) -> Interface[rules.Position, int, rules.Variant]:
+    """The notebook's interface at the rubric's values of its ``SETTINGS`` (label -> value; a
+    setting left out is its default)."""
+    return Interface(
+        name="notebook",
+        course="the Colab notebook course (Agent and Connect4State)",
+        player_class="Agent",
+        classes=("Agent", "Connect4State"),
+        entry=_entry(values.get("play.agent_depth", PLAY_DEPTH)),
+        aliases=("connect4-colab",),
+        description="the Colab notebook course: Agent(depth, sign).play(Connect4State)",
+        student=partial(_student, values=dict(values)),
+        configure=interface,
+    )
+
+
+INTERFACE = interface({})

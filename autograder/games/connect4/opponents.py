@@ -18,12 +18,7 @@ from autograder.games.connect4.rules import (
 )
 from autograder.games.pack import Opponent
 
-__all__ = ["random_opponent", "greedy_opponent", "minimax_opponent", "OPPONENTS"]
-
-
-def random_opponent(pos: Position, rng: random.Random) -> int:
-    """The course's random player: a uniformly random column that is not full."""
-    return rng.choice(legal_moves(pos))
+__all__ = ["greedy_opponent", "RULES", "OPPONENTS"]
 
 
 def _safe(pos: Position) -> list[int]:
@@ -71,16 +66,5 @@ def _evaluate(pos: Position) -> int:
     return score
 
 
-def minimax_opponent(depth: int = 2) -> Opponent[Position, int]:
-    """A plain fixed-depth minimax player (no pruning, no tricks): the ladder's middle rung."""
-    rules = (result, legal_moves, play, _evaluate)
-    return minimax.minimax_opponent(
-        legal_moves, play, lambda pos, deep: minimax.negamax(pos, deep, rules), depth
-    )
-
-
-OPPONENTS: dict[str, tuple[str, Opponent[Position, int]]] = {
-    "random": ("the random player", random_opponent),
-    "greedy": ("the greedy player", greedy_opponent),
-    "minimax2": ("the depth-2 minimax player", minimax_opponent(2)),
-}
+RULES: minimax.Rules = (result, legal_moves, play, lambda pos: pos.turn, _evaluate)
+OPPONENTS: dict[str, tuple[str, Opponent[Position, int]]] = minimax.ladder(RULES, greedy_opponent)

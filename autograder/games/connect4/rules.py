@@ -13,14 +13,19 @@ Red moves first. A move is a column index, 0 at the left.
 
 from __future__ import annotations
 
-import operator
 import random
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from autograder.games import pack
 from autograder.games.grid import EMPTY, BoardError, read_grid
-from autograder.games.pack import shown
+from autograder.games.pack import (
+    IllegalMoveError,
+    MalformedMoveError,
+    MoveError,
+    plain_int,
+    whole_number,
+)
 
 __all__ = [
     "EMPTY",
@@ -122,18 +127,6 @@ class Position(NamedTuple):
 
     def __repr__(self) -> str:
         return f"parse_position({position_text(self)!r}, {self.variant.name!r})"
-
-
-class MoveError(pack.MoveError):
-    """A value make_move returned that is not a move here."""
-
-
-class MalformedMoveError(MoveError):
-    """Not a column number at all (a list, a string, a bool...)."""
-
-
-class IllegalMoveError(MoveError):
-    """A column number the rules forbid here: off the board, or full."""
 
 
 def opponent(piece: str) -> str:
@@ -261,18 +254,7 @@ def read_student_move(raw: Any, pos: Position, caller: str = "make_move") -> int
     :raises IllegalMoveError: when the column is off the board or full.
     """
     columns = pos.variant.columns
-    if isinstance(raw, bool):
-        raise MalformedMoveError(f"{caller} returned {raw!r}, a bool: return the column, an int")
-    if isinstance(raw, int):
-        col = int(raw)
-    else:
-        try:
-            col = operator.index(raw)
-        except TypeError:
-            hint = " (return the column alone, not a list)" if isinstance(raw, list | tuple) else ""
-            raise MalformedMoveError(
-                f"{caller} should return a column number, an int, got {shown(raw)}{hint}"
-            ) from None
+    col = whole_number(raw, caller, "column")
     if not 0 <= col < columns:
         raise IllegalMoveError(f"column {col} is off the board (columns are 0-{columns - 1})")
     if not is_legal(pos, col):
@@ -284,9 +266,7 @@ def read_student_move(raw: Any, pos: Position, caller: str = "make_move") -> int
 
 def format_problem(raw: Any, pos: Position, caller: str = "make_move") -> str | None:
     """What keeps ``raw`` from the exact format, a plain ``int``; None when it has it."""
-    if type(raw) is not int:
-        return f"{caller} should return a plain int, got {shown(raw)}"
-    return None
+    return plain_int(raw, caller)
 
 
 # ---- the course's board and text forms --------------------------------------------------------

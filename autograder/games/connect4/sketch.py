@@ -19,7 +19,8 @@ from typing import Any
 
 from autograder.games.connect4 import rules
 from autograder.games.connect4.rules import IllegalMoveError, MalformedMoveError, Position
-from autograder.games.pack import Interface
+from autograder.games.connect4.sketch_layout import LAYOUT
+from autograder.games.pack import Calls, Interface, Student
 
 __all__ = ["INTERFACE", "FILES", "state", "render", "read_move", "format_problem", "missing"]
 
@@ -191,6 +192,25 @@ def missing(sources: Mapping[str, bytes]) -> str | None:
     )
 
 
+def _student(own: Student[Position, int, rules.Variant]) -> Student[Position, int, rules.Variant]:
+    """The sketch's student side: its four files and its own driver, board and names."""
+    return Student(
+        files=FILES,
+        driver=_HERE / "sketch_driver.py",
+        rubric=_HERE / "sketch.toml",
+        starter=lambda variant: "starter/connect4-sketch/AIBrain.py",
+        solution=lambda variant: "solution/connect4-sketch/gameBoard.py",
+        read_move=read_move,
+        format_problem=format_problem,
+        state=state,
+        # the AI is 'Y' on its own board whoever moves first: reports name the sides by turn
+        side_names={rules.RED: "first", rules.YELLOW: "second"},
+        render=render,
+        calls=Calls(CALL, "", ""),
+        missing=missing,
+    )
+
+
 INTERFACE: Interface[Position, int, rules.Variant] = Interface(
     name="sketch",
     course="seed 003's Processing sketch",
@@ -200,18 +220,6 @@ INTERFACE: Interface[Position, int, rules.Variant] = Interface(
     aliases=("connect4-processing", "connect4-pyde"),
     description="seed 003's Processing Python-mode sketch: aiBrain(gameBoard).autoPlay()",
     variants=("connect4",),
-    # the AI is 'Y' on its own board whoever moves first: reports name the sides by turn
-    side_names={rules.RED: "first", rules.YELLOW: "second"},
-    render=render,
-    files=FILES,
-    driver=_HERE / "sketch_driver.py",
-    move_call=CALL,
-    state=state,
-    student_move=lambda move: move,
-    read_move=read_move,
-    format_problem=format_problem,
-    rubric=_HERE / "sketch.toml",
-    starter=lambda variant: "starter/connect4-sketch/AIBrain.py",
-    solution=lambda variant: "solution/connect4-sketch/gameBoard.py",
-    missing=missing,
+    student=_student,
+    layout=LAYOUT,  # a folder with a .pyde is a sketch, whatever its files are named
 )

@@ -294,7 +294,6 @@ class Solver:
         winning = self._winning
         table = self._table
         budget = self._budget
-        offset = _OFFSET
         order_from = _ORDER_FROM
 
         def search(cur: int, mask: int, n: int, alpha: int, beta: int, threats: int) -> int:
@@ -325,11 +324,7 @@ class Solver:
             key = cur + mask
             entry = table.get(key)
             if entry is not None:
-                stored_low, stored_high = (entry >> 8) - offset, (entry & 255) - offset
-                if stored_low > low:
-                    low = stored_low
-                if stored_high < high:
-                    high = stored_high
+                low, high = _tightened(entry, low, high)
                 if low >= beta or low == high:
                     return low
                 if high <= alpha:
@@ -339,17 +334,8 @@ class Solver:
             if beta > high:
                 beta = high
             window_low = alpha
-            # (rank: threats made, then centre first; the move; our winning cells after it,
-            # which are the child's threats)
-            moves: list[tuple[int, int, int]] = []
             if cells - n > order_from:  # near the end, ordering costs more than it saves
-                for centre, column in ranked:
-                    move = safe & column
-                    if move:
-                        ours = winning(cur | move, mask | move)
-                        moves.append((ours.bit_count() * 16 + centre, move, ours))
-                if len(moves) > 1:
-                    moves.sort(reverse=True)  # ranks differ: the moves are never compared
+                moves = _ranked_moves(safe, cur, mask, ranked, winning)
             else:
                 moves = [(0, safe & column, -1) for column in columns if safe & column]
             opponent = cur ^ mask
@@ -362,16 +348,47 @@ class Solver:
                         alpha = score
                         if alpha >= beta:
                             break
-            if best <= window_low:
-                high = best
-            elif best >= beta:
-                low = best
-            else:
-                low = high = best
-            table[key] = ((low + offset) << 8) | (high + offset)
+            table[key] = _entry(best, window_low, beta, low, high)
             return best
 
         return search
+
+
+def _tightened(entry: int, low: int, high: int) -> tuple[int, int]:
+    """A position's bounds ``low`` and ``high`` narrowed by its table entry."""
+    return max(low, (entry >> 8) - _OFFSET), min(high, (entry & 255) - _OFFSET)
+
+
+def _entry(best: int, window_low: int, beta: int, low: int, high: int) -> int:
+    """The table entry of a position searched in (``window_low``, ``beta``) whose score was
+    ``best`` (fail-soft): its known bounds, narrowed by what the score proves."""
+    if best <= window_low:
+        high = best
+    elif best >= beta:
+        low = best
+    else:
+        low = high = best
+    return ((low + _OFFSET) << 8) | (high + _OFFSET)
+
+
+def _ranked_moves(
+    safe: int,
+    cur: int,
+    mask: int,
+    ranked: list[tuple[int, int]],
+    winning: Callable[[int, int], int],
+) -> list[tuple[int, int, int]]:
+    """The safe moves, best first: (rank: threats made, then centre first; the move; our
+    winning cells after it, which are the child's threats)."""
+    moves = []
+    for centre, column in ranked:
+        move = safe & column
+        if move:
+            ours = winning(cur | move, mask | move)
+            moves.append((ours.bit_count() * 16 + centre, move, ours))
+    if len(moves) > 1:
+        moves.sort(reverse=True)  # ranks differ: the moves are never compared
+    return moves
 
 
 def _preference(v: Verdict) -> int:

@@ -1,9 +1,9 @@
 """The boards the Connect Four pack knows by name, and any other ``connect4-<C>x<R>``.
 
-``connect4`` is the standard 7 columns by 6 rows; ``connect4-8x6`` a wider board (seed 004
-plays on any m×n); ``connect4-5x4`` and ``connect4-4x4`` are small enough to solve exactly,
-for tests and perfect play. A name ``connect4-<columns>x<rows>`` (4 to 10 each) is a board of
-that size too.
+``connect4`` is the standard 7 columns by 6 rows; ``connect4-8x6`` a wider board (the
+notebook course plays on any m×n); ``connect4-5x4`` and ``connect4-4x4`` are small enough to
+solve exactly, for tests and perfect play. A name ``connect4-<columns>x<rows>`` (4 to 10
+each) is a board of that size too.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from autograder.games.connect4.rules import Variant
-from autograder.games.pack import UnknownAssignmentError
+from autograder.games.pack import UnknownAssignmentError, named
 
 __all__ = ["VARIANTS", "find_variant", "parse_variant"]
 
@@ -53,13 +53,9 @@ def find_variant(name: str) -> Variant:
 
     :raises UnknownAssignmentError: listing the known names.
     """
-    wanted = name.strip().casefold()
-    for variant in VARIANTS.values():
-        if wanted in (variant.name, *variant.aliases):
-            return variant
-    sized = parse_variant(wanted)
-    if sized is not None:
-        return sized
+    found = named(VARIANTS, name) or parse_variant(name)
+    if found is not None:
+        return found
     known = ", ".join(VARIANTS)
     raise UnknownAssignmentError(
         f"unknown Connect Four board {name!r}: choose one of {known}, or connect4-<C>x<R> "

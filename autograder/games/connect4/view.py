@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import operator
 from typing import Any
 
 from autograder.games.connect4.rules import Position, is_legal, to_board
+from autograder.games.pack import index_or_none
 
 __all__ = ["COLOURS", "cells", "marks", "clicks"]
 
@@ -19,14 +19,9 @@ def cells(pos: Position) -> list[str]:
 def marks(pos: Position, raw: Any) -> list[tuple[int, int, str]]:
     """Where a returned column drops its disc (``to``), or the top of a full column (``bad``);
     none for a value that is no column of this board."""
-    if isinstance(raw, bool):
-        return []
-    try:
-        col = operator.index(raw)
-    except TypeError:
-        return []
+    col = index_or_none(raw)
     variant = pos.variant
-    if not 0 <= col < variant.columns:
+    if col is None or not 0 <= col < variant.columns:
         return []
     if not is_legal(pos, col):
         return [(0, col, "bad")]

@@ -8,7 +8,7 @@ from autograder.games.othello import rules, view
 from autograder.games.othello.opponents import OPPONENTS
 from autograder.games.othello.probes import probe_positions
 from autograder.games.othello.variants import VARIANTS
-from autograder.games.pack import GamePack
+from autograder.games.pack import GamePack, GameType, Turns, game_py
 
 __all__ = ["PACK"]
 
@@ -24,34 +24,24 @@ PACK: GamePack[rules.Position, rules.Move, rules.Variant] = GamePack(
     title="Othello",
     variants=VARIANTS,
     sides=rules.PIECES,
-    side_names={rules.BLACK: "black", rules.WHITE: "white"},
-    phases=("play",),
+    kind=GameType(shape=lambda variant: (variant.size, variant.size), turns=Turns.PASSES),
     start=rules.start,
-    turn=lambda pos: pos.turn,
-    phase=lambda pos: "play",
     legal_moves=rules.legal_moves,
     play=rules.play,
     result=rules.result,
-    render=rules.render,
-    files=("game.py",),
-    read_move=lambda raw, pos: rules.read_student_move(raw, pos),
-    format_problem=rules.format_problem,
-    student_move=lambda move: move,  # (row, col) or "pass": plain data already
-    state=rules.to_board,
-    driver=_HERE / "driver.py",
+    pass_move=rules.PASS,
+    outcome=rules.outcome,
+    # a move is (row, col) or "pass": plain data already
+    student=game_py(
+        _HERE, lambda variant: "othello", rules, {rules.BLACK: "black", rules.WHITE: "white"}
+    ),
     probes=probe_positions,
-    random_position=rules.random_position,
     opponents=OPPONENTS,
-    rubric=_HERE / "rubric.toml",
-    starter=lambda variant: "starter/othello/game.py",
+    move_name=_move_name,
     cells=view.cells,
     colours=view.COLOURS,
     marks=view.marks,
     clicks=view.clicks,
-    solution=lambda variant: "solution/othello/game.py",
     goal="majority of discs",
-    move_name=_move_name,
     square_name=lambda row, col: f"({row}, {col})",
-    pass_move=rules.PASS,
-    outcome=rules.outcome,
 )

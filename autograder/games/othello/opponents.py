@@ -22,12 +22,7 @@ from autograder.games.othello.rules import (
 )
 from autograder.games.pack import Opponent
 
-__all__ = ["random_opponent", "greedy_opponent", "minimax_opponent", "OPPONENTS"]
-
-
-def random_opponent(pos: Position, rng: random.Random) -> Move:
-    """The course's random player: a uniformly random legal square (or the pass it must make)."""
-    return rng.choice(legal_moves(pos))
+__all__ = ["greedy_opponent", "RULES", "OPPONENTS"]
 
 
 def _corners(variant: Variant) -> int:
@@ -62,16 +57,5 @@ def _evaluate(pos: Position) -> int:
     return 4 * score + mine.bit_count() - theirs.bit_count()
 
 
-def minimax_opponent(depth: int = 2) -> Opponent[Position, Move]:
-    """A plain fixed-depth minimax player (no pruning, no tricks): the ladder's middle rung."""
-    rules = (result, legal_moves, play, _evaluate)
-    return minimax.minimax_opponent(
-        legal_moves, play, lambda pos, deep: minimax.negamax(pos, deep, rules), depth
-    )
-
-
-OPPONENTS: dict[str, tuple[str, Opponent[Position, Move]]] = {
-    "random": ("the random player", random_opponent),
-    "greedy": ("the greedy player", greedy_opponent),
-    "minimax2": ("the depth-2 minimax player", minimax_opponent(2)),
-}
+RULES: minimax.Rules = (result, legal_moves, play, lambda pos: pos.turn, _evaluate)
+OPPONENTS: dict[str, tuple[str, Opponent[Position, Move]]] = minimax.ladder(RULES, greedy_opponent)

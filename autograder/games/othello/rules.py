@@ -24,7 +24,7 @@ from typing import Any, NamedTuple
 
 from autograder.games import pack
 from autograder.games.grid import EMPTY, BoardError, read_grid
-from autograder.games.pack import Outcome, shown
+from autograder.games.pack import IllegalMoveError, MalformedMoveError, MoveError, Outcome, shown
 
 __all__ = [
     "BLACK",
@@ -123,18 +123,6 @@ class Position(NamedTuple):
 
     def __repr__(self) -> str:
         return f"parse_position({position_text(self)!r}, {self.variant.name!r})"
-
-
-class MoveError(pack.MoveError):
-    """A value make_move returned that is not a move here."""
-
-
-class MalformedMoveError(MoveError):
-    """Not a (row, col) pair at all."""
-
-
-class IllegalMoveError(MoveError):
-    """A square the rules forbid here: off the board, taken, or outflanking nothing."""
 
 
 def opponent(piece: str) -> str:

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from autograder.games.othello.rules import Variant
-from autograder.games.pack import UnknownAssignmentError
+from autograder.games.pack import UnknownAssignmentError, named
 
 __all__ = ["VARIANTS", "find_variant"]
 
@@ -28,10 +28,9 @@ def find_variant(name: str) -> Variant:
 
     :raises UnknownAssignmentError: listing the known names.
     """
-    wanted = name.strip().casefold()
-    for variant in VARIANTS.values():
-        if wanted in (variant.name, *variant.aliases):
-            return variant
+    found = named(VARIANTS, name)
+    if found is not None:
+        return found
     raise UnknownAssignmentError(
         f"unknown Othello board {name!r}: choose one of {', '.join(VARIANTS)}"
     )

@@ -2,18 +2,17 @@
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
-from autograder.games.pack import GamePack
+from autograder.games.pack import GamePack, GameType, game_py
 from autograder.games.teeko import rules, view
 from autograder.games.teeko.opponents import OPPONENTS
-from autograder.games.teeko.probes import probe_positions, random_position
+from autograder.games.teeko.probes import probe_positions
 from autograder.games.teeko.solved import TABLES, load
 from autograder.games.teeko.variants import VARIANTS, Variant
 
 __all__ = ["PACK"]
-
-_HERE = Path(__file__).resolve().parent
 
 
 def _folder(variant: Variant) -> str:
@@ -21,36 +20,27 @@ def _folder(variant: Variant) -> str:
     return "teeko" if variant.name == "teeko" else "teeko2"
 
 
+_STUDENT = game_py(Path(__file__).resolve().parent, _folder, rules, {"b": "black", "r": "red"})
+
 PACK: GamePack[rules.Position, rules.Move, Variant] = GamePack(
     name="teeko",
     title="Teeko",
     variants=VARIANTS,
     sides=rules.PIECES,
-    side_names={rules.BLACK: "black", rules.RED: "red"},
+    kind=GameType(shape=lambda variant: (rules.SIZE, rules.SIZE)),
     phases=("drop", "move"),
-    start=rules.start,
-    turn=lambda pos: pos.turn,
     phase=rules.phase,
+    start=rules.start,
     legal_moves=rules.legal_moves,
     play=rules.play,
     result=rules.winner,
-    render=rules.render,
-    files=("game.py",),
-    read_move=rules.read_student_move,
-    format_problem=rules.format_problem,
-    student_move=lambda move: move.student(),
-    state=rules.to_board,
-    driver=_HERE / "driver.py",
+    student=dataclasses.replace(_STUDENT, student_move=lambda move: move.student()),
     probes=probe_positions,
-    random_position=random_position,
     opponents=OPPONENTS,
-    rubric=_HERE / "rubric.toml",
-    starter=lambda variant: f"starter/{_folder(variant)}/game.py",
     cells=view.cells,
     colours=view.COLOURS,
     marks=view.marks,
     clicks=view.clicks,
-    solution=lambda variant: f"solution/{_folder(variant)}/game.py",
     square_name=lambda row, col: rules.square_name(rules.square(row, col)),
     perfect=load,  # the solved table (its tactics are judged by the rules: it is not loaded)
     tables=TABLES,

@@ -15,14 +15,11 @@ from autograder.games.teeko.rules import (
     Position,
     legal_moves,
     opponent,
-    outcome,
     play,
     winner,
 )
 
-__all__ = ["random_opponent", "greedy_opponent", "minimax_opponent", "OPPONENTS"]
-
-_WIN = 10_000
+__all__ = ["greedy_opponent", "RULES", "OPPONENTS"]
 
 
 def _wins(pos: Position, move: Move) -> bool:
@@ -61,27 +58,6 @@ def _evaluate(pos: Position) -> int:
     return total
 
 
-def _negamax(pos: Position, depth: int) -> int:
-    if outcome(pos) is not None:
-        return -_WIN if winner(pos) != pos.turn else _WIN
-    if depth == 0:
-        return _evaluate(pos)
-    return max((-_negamax(play(pos, m), depth - 1) for m in legal_moves(pos)), default=0)
-
-
-def minimax_opponent(depth: int = 2) -> Opponent[Position, Move]:
-    """A plain fixed-depth minimax player (no pruning, no tricks): the ladder's middle rung."""
-    return minimax.minimax_opponent(legal_moves, play, _negamax, depth)
-
-
-def random_opponent(pos: Position, rng: random.Random) -> Move:
-    """The course's random player: a uniformly random legal move."""
-    return rng.choice(list(legal_moves(pos)))
-
-
+RULES: minimax.Rules = (winner, legal_moves, play, lambda pos: pos.turn, _evaluate)
 # id -> (how reports call it, the opponent): the ladder of ``check --ladder``, weakest first
-OPPONENTS: dict[str, tuple[str, Opponent[Position, Move]]] = {
-    "random": ("the random player", random_opponent),
-    "greedy": ("the greedy player", greedy_opponent),
-    "minimax2": ("the depth-2 minimax player", minimax_opponent(2)),
-}
+OPPONENTS: dict[str, tuple[str, Opponent[Position, Move]]] = minimax.ladder(RULES, greedy_opponent)

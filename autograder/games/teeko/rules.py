@@ -17,8 +17,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any, NamedTuple
 
-from autograder.games import pack
-from autograder.games.pack import shown
+from autograder.games.pack import IllegalMoveError, MalformedMoveError, MoveError, shown
 from autograder.games.teeko.variants import Variant, find_variant
 
 __all__ = [
@@ -191,18 +190,6 @@ class Termination(Enum):
 class Outcome:
     termination: Termination
     winner: str | None  # None for a draw
-
-
-class MoveError(pack.MoveError):
-    """A move the referee cannot accept; the message says why in the student's terms."""
-
-
-class MalformedMoveError(MoveError):
-    """The value is not a move in the course's format (wrong shape or type)."""
-
-
-class IllegalMoveError(MoveError):
-    """A well-formed move that the rules do not allow in this position."""
 
 
 class BoardError(ValueError):
