@@ -33,6 +33,7 @@ STARTERS = {  # assignment -> the starter as a student gets it
     "connect4-sketch": "starter/connect4-sketch",
     "board-abc": "starter/board-abc",
     "othello": "starter/othello/game.py",
+    "kalah": "starter/kalah/game.py",
 }
 
 

@@ -1,4 +1,4 @@
-"""The child side of seed 004's notebook homework: the student's own ``Connect4State`` and
+"""The child side of the Colab notebook course's homework: the student's own ``Connect4State`` and
 ``Agent``, called as the notebook's ``Connect4Env`` calls them.
 
 Loaded by the child runner inside the submission's process, before the notebook's module is
@@ -104,7 +104,7 @@ class _Notebook:
             try:
                 return self.agent(depth, piece, kind)
             except TypeError:
-                pass  # an Agent without a mode: asked again as the seed's two arguments
+                pass  # an Agent without a mode: asked again as the course's two arguments
         return self.agent(depth, piece)
 
     def play(self, plain: dict[str, Any], depth: int) -> tuple[Any, Any, int, int]:
