@@ -1,5 +1,5 @@
-"""Write examples/board-abc/submissions/: a small synthetic class for the book's Board homework
-(seed 001), named as Canvas names downloads, and its roster.
+"""Write examples/board-abc/submissions/: a small synthetic class for the book's Board homework,
+named as Canvas names downloads, and its roster.
 
 Run from anywhere: ``python examples/make_board_abc_examples.py`` (``--check`` writes nothing
 and fails if a file would change). Most students are the kit's reference solution

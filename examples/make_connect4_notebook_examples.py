@@ -1,6 +1,6 @@
-"""Write examples/connect4-notebook/: a small synthetic class of seed 004's notebook homework,
-named as Canvas names downloads, and its roster; and the notebooks (``connect4.ipynb``) of the
-starter, the answer key and the reference solution, from their script exports (``game.py``).
+"""Write examples/connect4-notebook/: a small synthetic class of the Colab notebook course's
+homework, named as Canvas names downloads, and its roster; and the notebooks (``connect4.ipynb``)
+of the starter, the answer key and the reference solution, from their script exports (``game.py``).
 
 Run from anywhere: ``python examples/make_connect4_notebook_examples.py`` (``--check`` writes
 nothing and fails if a file would change). Most students are the answer key's notebook with one

@@ -1,5 +1,5 @@
-"""Write examples/connect4-sketch/submissions/: a small synthetic class for seed 003's
-Processing sketch (``connect4-sketch``), named as Canvas names downloads, and its roster.
+"""Write examples/connect4-sketch/submissions/: a small synthetic class for the Processing sketch
+course's Python-mode sketch (``connect4-sketch``), named as Canvas names downloads, and its roster.
 
 Run from anywhere: ``python examples/make_connect4_sketch_examples.py`` (``--check`` writes
 nothing and fails if a file would change). The students are the kit's answer key and starter

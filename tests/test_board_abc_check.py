@@ -51,7 +51,7 @@ def test_the_solution_folder_scores_100_without_being_told_the_homework(run_cli,
     results, stdout = _check(run_cli, SOLUTION, tmp_path)
     assert results["score"] == 100, stdout
     assert "assignment board-abc inferred from minimax.py" in stdout
-    assert "all 16 checks right" in stdout
+    assert "all 28 checks right" in stdout
     assert "all 6 checks right" in stdout  # the chapter's own unit tests, reported
 
 
@@ -64,8 +64,9 @@ def test_one_file_of_the_four_brings_the_others(run_cli, tmp_path):
 
 def test_the_starter_names_each_missing_piece(run_cli, tmp_path):
     results, stdout = _check(run_cli, STARTER, tmp_path)
-    assert _scores(results)["boards"] == 6  # turn is given in both games: 2 of 10 kinds
-    assert results["score"] == 6
+    # given in both games: turn (1 each), and Connect Four's evaluate (5): 7 of 42
+    assert _scores(results)["boards"] == 7
+    assert results["score"] == 7
     for todo in (
         "TODO 1: write TTTBoard.legal_moves in tictactoe.py",
         "TODO 5: write C4Board.legal_moves in connectfour.py",
@@ -87,7 +88,7 @@ def test_a_constructor_of_another_shape_is_one_sentence(run_cli, tmp_path):
         "building the board with TTTBoard(position, turn), as the book's constructor takes it, "
         "raised TypeError"
     ) in stdout
-    assert _scores(results)["boards"] == 15  # every tic-tac-toe kind lost, Connect Four's kept
+    assert _scores(results)["boards"] == 21  # every tic-tac-toe kind lost, Connect Four's kept
 
 
 def test_a_missing_board_class_is_one_sentence(run_cli, tmp_path):
@@ -108,7 +109,7 @@ FALLING = """    # Diagonals going down to the right, from their upper left cell
 def test_a_board_missing_one_diagonal_direction_loses_board_points_named(run_cli, tmp_path):
     folder = _copy(SOLUTION, tmp_path, connectfour=(FALLING, ""))
     results, stdout = _check(run_cli, folder, tmp_path)
-    assert _scores(results)["boards"] == 27  # Connect Four is_win, and nothing else
+    assert _scores(results)["boards"] == 35  # Connect Four is_win (7), and nothing else
     assert (
         "C4Board.is_win misses the diagonal falling to the right: it says no win on this board, "
         "where B has four from column 0, row 3 to column 3, row 0"
@@ -125,7 +126,7 @@ def test_a_tic_tac_toe_win_test_of_2_4_8_is_charged_to_the_board_not_the_search(
     folder = _copy(SOLUTION, tmp_path, tictactoe=("    (2, 4, 6),", "    (2, 4, 8),"))
     results, stdout = _check(run_cli, folder, tmp_path)
     scores = _scores(results)
-    assert (scores["boards"], scores["search"]) == (27, 25)
+    assert (scores["boards"], scores["search"]) == (35, 25)
     assert "TTTBoard.is_win misses the diagonal 2-4-6: it says no win on this board" in stdout
     search = next(t for t in results["tests"] if t["tags"][0] == "search")
     assert "not charged: the tic-tac-toe is_win fault explains it" in search["output"]
@@ -139,8 +140,8 @@ def test_the_chapters_exercise_3_one_gameboard_for_both_games_is_graded(run_cli,
     shutil.copy(ROOT / "tests/data/board_abc_exercise3/gameboard.txt", folder / "gameboard.py")
     results, stdout = _check(run_cli, folder, tmp_path)
     scores = _scores(results)
-    assert scores["boards"] == 30  # the book's GameBoard follows both games' rules
-    assert (scores["rules"], scores["wins"]) == (10, 15)  # its Connect Four is played
+    assert scores["boards"] == 42  # the book's GameBoard follows both games' rules
+    assert (scores["rules"], scores["wins"]) == (8, 8)  # its Connect Four is played
     assert "all 6 checks right" in stdout  # the chapter's own tests, on GameBoard
 
 
@@ -215,6 +216,21 @@ def minimax(board: Board, maximizing: bool, original_player: Piece, max_depth: i
             result = minimax(board.move(move), True, original_player, max_depth - 1)
             worst_eval = min(result, worst_eval)
         return worst_eval
+
+
+def alphabeta(board, maximizing, original_player, max_depth=8, alpha=-1e9, beta=1e9):
+    if board.is_win or board.is_draw or max_depth == 0:
+        return board.evaluate(original_player)
+    for move in board.legal_moves:
+        result = alphabeta(board.move(move), not maximizing, original_player, max_depth - 1,
+                           alpha, beta)
+        if maximizing:
+            alpha = max(result, alpha)
+        else:
+            beta = min(result, beta)
+        if beta <= alpha:
+            break
+    return alpha if maximizing else beta
 
 
 def find_best_move(board: Board, max_depth: int = 8) -> Move:

@@ -22,10 +22,12 @@ from autograder.classroom.intake import (
 )
 from autograder.classroom.students import resolve
 from autograder.games import find_assignment
-from autograder.games.boardabc import PACK, c4, checks
+from autograder.games.boardabc import PACK, c4, checks, search
 from autograder.games.boardabc import tictactoe as ttt
+from autograder.games.boardabc.judges import NEAR_MISS, moves_judge
 from autograder.games.connect4 import rules as c4rules
 from autograder.games.connect4.solver import Solver as Connect4Solver
+from autograder.games.pack import Verdict
 from autograder.grading.rubric import load_rubric
 from autograder.grading.scoring import score
 from autograder.oracle.player import oracle_for, tactics_solver
@@ -89,12 +91,17 @@ def test_the_checks_are_the_same_for_a_seed_and_cover_every_kind():
     kinds = {c.kind for c in first}
     assert kinds == {
         *(f"{game} {ask}" for game in ("tic-tac-toe", "Connect Four") for ask in checks.ASKED),
+        "tic-tac-toe evaluate",
+        "Connect Four evaluate",
+        "minimax",
+        "alphabeta",
+        "Connect Four best move",
         "tic-tac-toe best move",
         "tic-tac-toe win in 1",
         "tic-tac-toe block",
         "Connect Four max_depth",
-        *(f"exercise 1 {test}" for test, *_ in checks.CHAPTER_TTT),
-        *(f"exercise 2 {test}" for test, *_ in checks.CHAPTER_C4),
+        *(f"exercise 1 {test}" for test, *_ in search.CHAPTER_TTT),
+        *(f"exercise 2 {test}" for test, *_ in search.CHAPTER_C4),
     }
 
 
@@ -104,9 +111,9 @@ def test_a_full_board_with_a_line_is_always_asked_about():
     assert len(full_win) == 1
     judge = full_win[0].judge
     assert judge({"ok": True, "value": False}) is None
-    assert judge({"ok": True, "value": True}) == (
-        "is_draw is True; it should be False: a line is complete"
-    )
+    wrong = judge({"ok": True, "value": True})
+    assert wrong.problem == "is_draw is True; it should be False: a line is complete"
+    assert wrong.share == NEAR_MISS  # one position of many: a near miss unless all are wrong
 
 
 def _one(kind: str, seed: int = 0):  # type: ignore[no-untyped-def]
@@ -114,23 +121,25 @@ def _one(kind: str, seed: int = 0):  # type: ignore[no-untyped-def]
 
 
 def test_legal_moves_may_list_the_empty_squares_of_a_won_board_or_none():
-    won = checks._moves_judge("squares", [7, 8], won=True)
+    won = moves_judge("squares", [7, 8], won=True)
     assert won({"value": [8, 7]}) is None
     assert won({"value": []}) is None
-    assert won({"value": [7]}) == "legal_moves is [7]; the legal squares are [7, 8]"
-    going = checks._moves_judge("columns", [0, 1], won=False)
-    assert going({"value": []}) == "legal_moves is []; the legal columns are [0, 1]"
-    assert going({"value": "01"}) == "legal_moves should be a list of columns, got '01'"
+    assert _said(won({"value": [7]})) == "legal_moves is [7]; the legal squares are [7, 8]"
+    going = moves_judge("columns", [0, 1], won=False)
+    assert _said(going({"value": []})) == "legal_moves is []; the legal columns are [0, 1]"
+    assert _said(going({"value": "01"})) == "legal_moves should be a list of columns, got '01'"
 
 
 def test_a_move_that_changes_its_own_board_is_named():
     check = _one("tic-tac-toe move")
     square = check.request["square"]
-    assert check.judge({"same": True}) == (
+    assert _said(check.judge({"same": True})) == (
         f"move({square}) returned the board it was called on; return a new board"
     )
-    assert check.judge({"changed": True}).startswith(f"move({square}) changed the board it")
-    assert check.judge({"error": "move raised ValueError: no"}) == "move raised ValueError: no"
+    assert _said(check.judge({"changed": True})).startswith(f"move({square}) changed the board")
+    assert _said(check.judge({"error": "move raised ValueError: no"})) == (
+        "move raised ValueError: no"
+    )
 
 
 def test_a_search_past_max_depth_is_named_with_the_bound():
@@ -164,7 +173,7 @@ def test_a_missed_block_names_the_threat():
 
 def test_a_best_move_that_throws_away_a_draw_is_named():
     pos = ttt.TicTacToe("X   O   X", "O")  # O must take an edge: a corner lets X fork
-    judge = checks._best_judge(pos)
+    judge = search._best_judge(pos)
     assert judge({"move": 1}) is None
     assert judge({"move": 2}) == (
         "O can draw here, but after 2 O loses against best play; [1, 3, 5, 7] keep the draw"
@@ -259,6 +268,87 @@ def test_a_missing_direction_is_named_with_its_board():
     assert check.judge({"values": expected}) is None
 
 
+def test_a_direction_missed_whole_breaks_the_rule_and_a_few_lines_are_a_near_miss():
+    check = next(c for c in _wins("connectfour") if "vertical" in c.where)
+    asked = check.request["positions"]
+    right = [bool(c4rules.winner(c4.position(a["columns"], a["turn"]))) for a in asked]
+    blind = check.judge({"values": [False] * len(asked)})
+    assert blind.share == 1.0 and "it never sees a vertical line for B or R" in blind.problem
+    one = list(right)
+    one[right.index(True)] = False  # one line of the direction missed
+    assert check.judge({"values": one}).share == NEAR_MISS
+    winners = [c4rules.winner(c4.position(a["columns"], a["turn"])) for a in asked]
+    never_r = [won and c4.BOOK[w] == "B" for won, w in zip(right, winners, strict=True)]
+    side = check.judge({"values": never_r})
+    assert side.share == 1.0  # every line of R's missed: a whole rule (R never wins)
+
+
+def test_an_evaluation_with_its_sign_the_wrong_way_round_is_named_and_charged():
+    check = next(c for c in checks.checks(None, 0) if c.kind == "Connect Four evaluate")
+    assert check.judge({"winner": "999899.0", "loser": "-999899.0"}) is None
+    flipped = check.judge({"winner": "-999899.0", "loser": "999899.0"})
+    assert "the sign is the wrong way round, so every search plays for its opponent" in flipped
+    blind = check.judge({"winner": "12.0", "loser": "0.0"})
+    assert "an evaluation blind to the opponent never blocks" in blind
+    unseen = check.judge({"winner": "0.0", "loser": "0.0"})
+    assert isinstance(unseen, Verdict) and unseen.explained_by == checks.WIN_C4
+
+
+def _values_check(kind: str, game: str):  # type: ignore[no-untyped-def]
+    return next(c for c in checks.checks(None, 0) if c.kind == kind and c.request["game"] == game)
+
+
+def test_minimax_and_alphabeta_must_give_plain_minimaxs_values_through_the_students_boards():
+    check = _values_check("minimax", "tictactoe")
+    pos = ttt.TicTacToe("".join(check.request["cells"]), check.request["turn"])
+    wins = ttt.winning_moves(pos)
+    assert wins  # the first tic-tac-toe position has a win in one: a swapped search shows
+    moves = ttt.legal_moves(pos)
+    plain = [repr(float(1 if m in wins else 0)) for m in moves]
+    reply = {"moves": moves, "plain": plain, "values": plain}
+    assert check.judge(reply) is None
+    swapped = [repr(-float(v)) for v in plain]
+    said = check.judge({**reply, "values": swapped})
+    assert said.startswith(f"minimax(board.move({wins[0]}), False, {pos.turn}, 8) is -1;")
+    assert f"{pos.turn} wins at once with {wins[0]}, a win for {pos.turn}" in said
+    mutated = check.judge({**reply, "values": swapped, "mutated": True})
+    assert mutated.explained_by == "tic-tac-toe move"
+
+
+def test_alphabeta_that_does_not_prune_is_named_only_where_pruning_was_possible():
+    check = _values_check("alphabeta", "tictactoe")
+    moves = ttt.legal_moves(ttt.TicTacToe("".join(check.request["cells"]), check.request["turn"]))
+    plain = ["0.0"] * len(moves)
+    reply = {"moves": moves, "plain": plain, "values": plain, "plain_boards": 500}
+    assert check.judge({**reply, "boards": 120, "pruned_boards": 100}) is None
+    said = check.judge({**reply, "boards": 500, "pruned_boards": 100})
+    assert said.startswith("alphabeta created 500 boards to find these values; plain minimax")
+    assert check.judge({**reply, "boards": 500, "pruned_boards": 500}) is None  # nothing to cut
+
+
+def test_find_best_move_on_connect_four_is_judged_by_the_truth_not_the_students_evaluation():
+    """On a win in 1, find_best_move must keep the win whatever the student's own evaluation
+    says: one whose sign is the wrong way round plays for its opponent and fails here."""
+    check = _values_check("Connect Four best move", "connectfour")
+    pos = c4.position(check.request["columns"], check.request["turn"])
+    legal = c4rules.legal_moves(pos)
+    wins = [m for m in legal if c4rules.result(c4rules.play(pos, m)) == pos.turn]
+    assert wins  # the first Connect Four position has a win in one
+    plain = [repr(-1e6 if m in wins else 5.0) for m in legal]  # a flipped evaluation's values
+    reply = {"moves": legal, "plain": plain}
+    assert check.judge({**reply, "move": wins[0]}) is None
+    other = next(m for m in legal if m not in wins)
+    said = check.judge({**reply, "move": other})
+    assert f"find_best_move(board, 2) played {other}; {wins} win at once for" in str(said)
+
+
+def test_a_position_the_students_board_class_cannot_build_is_not_charged_there():
+    check = _one("Connect Four legal_moves")
+    said = check.judge({"error": "building the board raised OverflowError", "unbuilt": True})
+    assert isinstance(said, Verdict) and said.share == 0.0
+    assert "cannot be built with your board class, so it is not charged here" in said.problem
+
+
 def test_a_win_test_that_raises_is_shown_on_the_board_it_raised_on():
     check = next(c for c in _wins("tictactoe") if "rows" in c.where)
     third = check.request["positions"][2]
@@ -335,6 +425,11 @@ def _checked(
     return Checked(criterion, kind, f"{kind} 1", "a board", problem, 0.01, "", explained_by)
 
 
+def _said(verdict: object) -> object:
+    """A judge's sentence, whether it came as text or in a Verdict."""
+    return verdict.problem if isinstance(verdict, Verdict) else verdict
+
+
 def _session(*checked: Checked) -> Session:
     return Session("minimax.py", BOARD_ABC, 0, RUBRIC.plan, checks=checked)
 
@@ -343,15 +438,40 @@ def test_each_kind_earns_its_share_only_when_every_check_of_it_is_right():
     right = [_checked("boards", f"kind {n}") for n in range(10)]
     session = _session(*right, _checked("search", "s"))
     points = {c.id: c.points for c in score(session, RUBRIC).criteria}
-    assert (points["boards"], points["search"]) == (30, 25)
+    assert (points["boards"], points["search"]) == (42, 25)
     one_wrong = replace(right[0], problem="is_draw is True; it should be False")
     session = _session(one_wrong, *right, _checked("search", "s", "missed"))
     grade = score(session, RUBRIC)
     boards = next(c for c in grade.criteria if c.id == "boards")
-    assert boards.points == 27
-    assert boards.summary == "kind 0: 1 of 2 wrong"
+    assert boards.points == 37  # 42 less a tenth, rounded down: wrong on every position asked
+    assert boards.summary == "kind 0: 1 of 2 wrong (-4.2)"
     assert boards.evidence[0].problem == "is_draw is True; it should be False"
     assert next(c for c in grade.criteria if c.id == "search").points == 0
+
+
+def test_a_kind_weighs_what_its_fault_breaks_and_a_near_miss_costs_half():
+    """A win test blind to a whole direction costs is_win's whole part; one wrong on some
+    positions only (a near miss) half of it; a kind of the book's given code, little."""
+    weights = {"is_win": 6.0, "legal_moves": 2.0, "turn": 1.0}
+    asked = [
+        replace(_checked("boards", kind), weight=weight)
+        for kind, weight in weights.items()
+        for _ in range(2)
+    ]
+
+    def points(*wrong: tuple[int, float]) -> float:
+        made = list(asked)
+        for index, share in wrong:
+            made[index] = replace(made[index], problem="wrong", share=share)
+        grade = score(_session(*made), RUBRIC)
+        return next(c for c in grade.criteria if c.id == "boards").points
+
+    best = RUBRIC.max_points("boards")
+    assert points() == best
+    assert points((0, 1.0)) == round(best * 3 / 9)  # is_win: 6 of 9 parts, a whole direction
+    assert points((0, NEAR_MISS)) == round(best * 6 / 9)  # a near miss: half of it
+    assert points((0, NEAR_MISS), (1, NEAR_MISS)) == round(best * 3 / 9)  # wrong everywhere
+    assert points((4, 1.0)) == round(best * 8 / 9)  # turn, the given code: 1 of 9
 
 
 def test_a_search_fault_explained_by_a_wrong_win_test_is_reported_not_charged():
@@ -370,11 +490,11 @@ def test_a_search_fault_explained_by_a_wrong_win_test_is_reported_not_charged():
 def test_the_rubric_adds_the_packs_criteria_to_100():
     assert RUBRIC.max_score == 100
     assert RUBRIC.checks == (
-        ("boards", "the boards follow the rules", 30),
+        ("boards", "the boards follow the rules", 42),
         ("search", "the search finds the right moves", 25),
         ("chapter", "the chapter's own unit tests (exercises 1 and 2)", 0),
     )
-    assert RUBRIC.max_points("tactics") == 0
+    assert RUBRIC.max_points("tactics") == 5
 
 
 # ---- four files in -------------------------------------------------------------------------
@@ -436,7 +556,7 @@ def test_a_missing_book_file_is_named_and_exercise_3s_gameboard_stands_for_two()
 
 def test_the_rubric_can_weight_the_chapters_tests(tmp_path: Path):
     text = (Path(checks.__file__).parent / "rubric.toml").read_text()
-    text = text.replace("points = 30 ", "points = 24 ").replace(
+    text = text.replace("points = 42 ", "points = 36 ").replace(
         "[chapter]              # the chapter's own unit tests (exercises 1 and 2), run on the "
         "student's\npoints = 0",
         "[chapter]\npoints = 6",

@@ -31,22 +31,22 @@ def test_the_solution_and_the_answer_key_score_100(path, run_cli, tmp_path):
     results, stdout = _check(run_cli, path, tmp_path)
     assert results["score"] == 100, stdout
     assert "assignment connect4 inferred from class Connect4Player" in stdout
-    assert "win in 1: 3 of 3; block: 3 of 3" in stdout
+    assert "win in 1: 5 of 5; block: 5 of 5" in stdout  # ten positions, all right
 
 
 @pytest.mark.slow
 def test_the_starter_loses_the_rules_on_full_columns_and_wins_nothing(run_cli, tmp_path):
     """As shipped it drops into a random column: legal and exact on most probes, but a full
-    column now and then (rules 0), with seed 0 it loses all three games, and it answers 2 of
-    the 6 tactical positions right by chance."""
+    column now and then (rules 0), with seed 0 it loses all three games, and the tactical
+    positions it answers right by chance earn nothing: no more than moves at random get."""
     results, stdout = _check(run_cli, STARTER, tmp_path)
     assert _scores(results) == {
         "rules": 0,
         "state": 10,
-        "format": 10,
-        "time": 25,
+        "format": 5,
+        "time": 10,
         "wins": 0,
-        "tactics": 3,
+        "tactics": 0,
         "output": 0,
         "packaging": 0,
     }
@@ -62,7 +62,7 @@ _CHOICE = "        return best_column\n"
     [
         (
             "        return [best_column]\n",
-            {"rules": 0, "format": 0, "wins": 0, "state": 10, "time": 25},
+            {"rules": 0, "format": 0, "wins": 0, "state": 10, "time": 10},
             "got [3] (a list) (return the column alone, not a list)",
         ),
         (
@@ -72,12 +72,12 @@ _CHOICE = "        return best_column\n"
         ),
         (
             "        state[0][0] = self.opp  # a disc floating in the top corner\n" + _CHOICE,
-            {"state": 0, "format": 10},
+            {"state": 0, "format": 5},
             "make_move changed the state passed to it: square [0][0] (' ' → '",
         ),
         (
             '        print("column", best_column)\n' + _CHOICE,
-            {"output": -10, "rules": 25, "wins": 20},
+            {"output": -10, "rules": 25, "wins": 15},
             "printed in",
         ),
     ],
@@ -189,10 +189,10 @@ def test_an_ai_blind_to_threats_loses_tactics_points_with_the_board_and_the_righ
     solver shows their moves give up a win, and names the columns that keep it."""
     results, _ = _check(run_cli, _student(tmp_path, source()), tmp_path)
     scores = _scores(results)
-    fine = {"rules": 25, "state": 10, "format": 10, "time": 25}
+    fine = {"rules": 25, "state": 10, "format": 5, "time": 10}
     assert {k: scores[k] for k in fine} == fine
-    assert scores["wins"] >= 10
-    assert scores["tactics"] < 10 and results["score"] < 100
+    assert scores["wins"] >= 8
+    assert scores["tactics"] < 35 and results["score"] < 100
     tactics = next(t for t in results["tests"] if t["tags"][0] == "tactics")["output"]
     miss = re.search(r"turns the (win|draw) into a (draw|loss) with best play; (.*)", tactics)
     assert miss is not None, tactics

@@ -316,7 +316,7 @@ def test_the_strong_solution_makes_a_double_threat_headless(tmp_path):
 def test_the_strong_solution_gets_full_marks(run_cli, tmp_path):
     results, stdout = _check(run_cli, SOLUTION, tmp_path)
     assert results["score"] == 100, stdout
-    assert "win in 1: 3 of 3; block: 3 of 3" in stdout
+    assert "win in 1: 6 of 6; block: 6 of 6" in stdout  # twelve positions, all right
 
 
 RENAMED = ROOT / "tests" / "data" / "seed003_students" / "renamed_ai"

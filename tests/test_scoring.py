@@ -256,3 +256,42 @@ def test_calls_not_run_for_want_of_time_name_no_slowest_call():
         "1 call not run: grading this submission used up its whole time allowance; 0 moves timed"
     )
     assert time.evidence == ()
+
+
+# ---- calls that raised, and calls the driver could not set up -----------------------------------
+
+
+def test_calls_that_raised_never_earn_full_time_state_or_format():
+    """A move that raised on 15 of 28 calls: no move to judge or to time on those, so time,
+    state and format earn in proportion to the 13 that answered (rules: those are no moves)."""
+    raised = tuple(
+        _call("move", status=Status.ERROR, error="move raised KeyError") for _ in range(15)
+    )
+    answered = tuple(_call("move") for _ in range(13))
+    grade = score(_session((_call("drop"), *answered, *raised)), RUBRIC)
+    points = _points(grade)
+    assert points["time"] == round(25 * 14 / 29)  # 14 answered (a drop too) of 29 calls
+    assert points["state"] == 5 + round(5 * 13 / 28) and points["format"] == 5 + round(5 * 13 / 28)
+    assert points["rules"] == 10
+    time = _criterion(grade, "time").summary
+    assert "15 calls raised and made no move to time: 14 of 29 timed" in time
+    state = _criterion(grade, "state").summary
+    assert "all 13 moves fine, but 15 calls raised and made no move to judge" in state
+    assert _points(score(_session((_call("drop"), *answered)), RUBRIC)) == FULL
+
+
+def test_a_position_the_driver_could_not_set_up_counts_for_nothing():
+    """The Board homework's own board class cannot hold a probe's position (a column full one
+    piece early): not a move the submission made, so neither charged nor counted."""
+    unbuilt = _call(
+        "move",
+        status=Status.ERROR,
+        error="find_best_move was not called: building the board raised OverflowError",
+        unbuilt=True,
+        move=None,
+    )
+    grade = score(_session((*FINE, unbuilt)), RUBRIC)
+    assert _points(grade) == FULL
+    assert _criterion(grade, "rules").summary == (
+        "drop phase 10/10: all 1 moves fine; move phase 15/15: all 1 moves fine"
+    )

@@ -274,7 +274,7 @@ def test_tactics_are_passed_as_the_students_feedback_counts_them(tmp_path):
     """Tactics reported without points: a student who answered 4 of 6 right has not passed
     them, though 0 of 0 points is "full points"; the class's total is the students' own."""
     rubric = load_rubric(None, CONNECT4)
-    assert rubric.max_points("tactics") == 10
+    assert rubric.max_points("tactics") == 35
     reported = dataclasses.replace(rubric, tactics_points=0)
     records = [
         dataclasses.replace(_graded("ann", 100, tactics=0), tallies={"tactics": [6, 6]}),
@@ -292,9 +292,9 @@ def test_tactics_are_passed_as_the_students_feedback_counts_them(tmp_path):
 def test_records_without_tallies_are_passed_by_their_points(tmp_path):
     """Records written before tallies were kept: the tactics pass by points, as before."""
     rubric = load_rubric(None, CONNECT4)
-    records = [_graded("ann", 100, tactics=10), _graded("ben", 95, tactics=5)]
+    records = [_graded("ann", 100, tactics=35), _graded("ben", 95, tactics=5)]
     md = _write(records, tmp_path, rubric=rubric)["summary.md"]
-    assert "| tactics (win in 1, block) | `tactics` | 10 | 1/2 | 50% |" in md
+    assert "| tactics (win in 1, block) | `tactics` | 35 | 1/2 | 50% |" in md
     assert "answered right, all students" not in md
 
 

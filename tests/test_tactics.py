@@ -7,6 +7,8 @@ rubric, solved by the kit's solver as a graded submission's are.
 
 from __future__ import annotations
 
+import functools
+import random
 from dataclasses import replace
 
 from autograder.games.boardabc import checks as board_checks
@@ -34,17 +36,20 @@ RUBRIC = load_rubric(None, C4.pack)
 PROBES = tactic_positions(C4.pack, C4.variant, 0, 6, tactics_solver(C4))
 
 
+@functools.cache
 def _later_win() -> tuple[Probe, int, int]:
-    """A win in 1 of the seed's probes with a column that wins at once, another that keeps
-    a forced win without winning at once, and one that does not keep the win."""
-    for probe in PROBES:
-        if probe.kind != "win in 1" or probe.values is None:
-            continue
-        now = winning_moves(probe.position)
-        later = [c for c, outcome in probe.values if outcome == "win" and c not in now]
-        if later and any(outcome != "win" for _, outcome in probe.values):
-            return probe, now[0], later[0]
-    raise AssertionError("seed 0 has no win in 1 with a later forced win")
+    """A win in 1 of the first seeds' probes with a column that wins at once, another that
+    keeps a forced win without winning at once, and one that does not keep the win (the
+    probes are picked where a move at random is rarely right, so such a one is rare)."""
+    for seed in range(40):
+        for probe in tactic_positions(C4.pack, C4.variant, seed, 6, tactics_solver(C4)):
+            if probe.kind != "win in 1" or probe.values is None:
+                continue
+            now = winning_moves(probe.position)
+            later = [c for c, outcome in probe.values if outcome == "win" and c not in now]
+            if later and any(outcome != "win" for _, outcome in probe.values):
+                return probe, now[0], later[0]
+    raise AssertionError("no seed up to 40 has a win in 1 with a later forced win")
 
 
 def _losing(probe: Probe) -> int:
@@ -137,7 +142,7 @@ def test_a_later_forced_win_is_reported_and_not_charged_unless_the_rubric_asks()
     probe, now, later = _later_win()
     session = _session((probe, _call(probe, later)), (probe, _call(probe, now, 2)))
     kept = _tactics(session)
-    assert (kept.points, kept.max_points, kept.tally) == (10, 10, (2, 2))
+    assert (kept.points, kept.max_points, kept.tally) == (35, 35, (2, 2))
     assert "win in 1: 2 of 2 (1 kept a forced win instead of the win at once, not charged)" in (
         kept.summary
     )
@@ -146,7 +151,7 @@ def test_a_later_forced_win_is_reported_and_not_charged_unless_the_rubric_asks()
         "not charged"
     ]
     strict = _tactics(session, replace(RUBRIC, prefer_sooner=True))
-    assert (strict.points, strict.tally) == (5, (1, 2))
+    assert strict.tally == (1, 2) and strict.points < kept.points
     assert "the rubric asks for the sooner win" in strict.evidence[0].problem
 
 
@@ -173,7 +178,7 @@ def test_beyond_the_solvers_reach_only_what_the_rules_show_is_charged():
     unsure = judge(C4.pack, unsolved, calm[0])
     assert unsure.status == UNSURE and "not charged" in unsure.text
     criterion = _tactics(_session((unsolved, _call(unsolved, calm[0]))))
-    assert (criterion.points, criterion.tally) == (10, (1, 1))
+    assert (criterion.points, criterion.tally) == (35, (1, 1))
     assert "1 not judged, beyond the solver's reach" in criterion.summary
     if hands:
         assert judge(C4.pack, unsolved, hands[0]).status == MISSED
@@ -237,3 +242,45 @@ def test_tic_tac_toe_blocks_are_never_asked_where_every_move_loses():
         if check.kind.endswith("block"):
             pos = ttt.TicTacToe("".join(check.request["cells"]), check.request["turn"])
             assert ttt.value(pos) >= 0
+
+
+# ---- chance is not skill ---------------------------------------------------------------------
+
+
+def test_the_probes_are_where_a_move_at_random_is_rarely_right():
+    """Of the positions random play turns up, the tactics ask those where at most a fifth of
+    the legal moves answer them (win at once; keep a block's outcome), else the rarest found:
+    a random mover's expected count of right answers is small."""
+    shares = []
+    for probe in PROBES:
+        assert probe.values is not None and probe.best is not None
+        if probe.kind == "win in 1":
+            right = len(winning_moves(probe.position))
+        else:
+            right = sum(outcome == probe.best for _, outcome in probe.values)
+        shares.append(right / len(probe.values))
+    assert sum(shares) / len(shares) <= 0.25, shares
+
+
+def test_a_random_mover_gets_about_none_of_the_tactics_and_a_right_one_all():
+    """Moves at random on the seed's probes, many times over: their mean share of the points is
+    near 0, and one right everywhere gets them all; one miss of ten costs a seventh or so."""
+    rubric = replace(RUBRIC, tactics=len(PROBES))
+    rng = random.Random(7)
+    shares = []
+    for _ in range(200):
+        pairs = tuple(
+            (p, _call(p, rng.choice(legal_moves(p.position)), n)) for n, p in enumerate(PROBES)
+        )
+        shares.append(_tactics(_session(*pairs), rubric).points / rubric.tactics_points)
+    assert sum(shares) / len(shares) < 0.05
+    right = [next(c for c, o in p.values or () if o == p.best) for p in PROBES]
+    pairs = tuple((p, _call(p, c, n)) for n, (p, c) in enumerate(zip(PROBES, right, strict=True)))
+    assert _tactics(_session(*pairs), rubric).points == rubric.tactics_points
+    missed = tuple(
+        (p, _call(p, _losing(p) if n == 0 else c, n))
+        for n, (p, c) in enumerate(zip(PROBES, right, strict=True))
+    )
+    criterion = _tactics(_session(*missed), rubric)
+    assert 0.6 * rubric.tactics_points < criterion.points < rubric.tactics_points
+    assert "where moves at random get" in criterion.summary

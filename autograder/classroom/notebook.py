@@ -25,6 +25,7 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from autograder.classroom.outside import STAND_IN, leave_outside
 from autograder.errors import GraderError
 from autograder.play.protocol import CELL_MARK, NOTEBOOK_HEADER
 
@@ -50,14 +51,18 @@ _CHAIN_SHOWN = 5  # functions of a chain leading to input() named in a note
 
 @dataclass(frozen=True)
 class Converted:
-    """The module made of a notebook, and the cells left out of it with why."""
+    """The module made of a notebook, the cells left out of it with why, and the lines left
+    out of the cells that run (Colab's own lines, display code), with what they were."""
 
     source: str
     skipped: tuple[tuple[int, str], ...]  # (cell number, why)
+    left_out: tuple[tuple[int, str], ...] = ()  # (cell number, what was left out of it)
 
     def notes(self, label: str) -> tuple[str, ...]:
-        """One line per cell left out, for the report."""
-        return tuple(f"{label}: cell {n} was not run: {why}" for n, why in self.skipped)
+        """One line per cell left out, and per cell that lost lines, for the report."""
+        return tuple(f"{label}: cell {n} was not run: {why}" for n, why in self.skipped) + tuple(
+            f"{label}: cell {n}: {what}" for n, what in self.left_out
+        )
 
 
 def is_script_export(text: str) -> bool:
@@ -137,18 +142,19 @@ def from_script_export(text: str, label: str) -> Converted:
     return module_text([part.strip("\n") for part in parts[1:]], label)
 
 
-def _without_magics(source: str) -> str:
+def _without_magics(source: str) -> tuple[str, list[str]]:
     """``source`` with IPython's magic and shell lines blanked (``pass`` where indented, so a
-    block keeps a body), every other line where it was."""
-    lines = []
+    block keeps a body), every other line where it was; and the lines blanked."""
+    lines, blanked = [], []
     for line in source.split("\n"):
         stripped = line.lstrip()
         if stripped.startswith(_MAGIC) or stripped.startswith("get_ipython()"):
             indent = line[: len(line) - len(stripped)]
             lines.append(f"{indent}pass" if indent else "")
+            blanked.append(stripped)
         else:
             lines.append(line)
-    return "\n".join(lines)
+    return "\n".join(lines), blanked
 
 
 def _called(node: ast.AST) -> str | None:
@@ -239,22 +245,34 @@ def _why_skipped(tree: ast.Module, prompting: dict[str, tuple[str, int]]) -> str
     return None
 
 
+def _parsed(cells: list[str]) -> list[ast.Module | None]:
+    trees: list[ast.Module | None] = []
+    for cell in cells:
+        try:
+            trees.append(ast.parse(cell))
+        except (SyntaxError, ValueError, MemoryError, RecursionError):
+            trees.append(None)  # run as it is: the import reports the error, at its cell
+    return trees
+
+
 def module_text(cells: list[str], label: str) -> Converted:
-    """The module of ``cells`` (code cells' sources, in order), each after its marker line.
+    """The module of ``cells`` (code cells' sources, in order), each after its marker line:
+    magics, Colab's own lines and display code left out (``outside.py``), and the cells that
+    would start a game when run.
 
     :raises GraderError: when the cells hold more than :data:`MAX_CODE_BYTES` of code."""
     size = sum(len(cell.encode()) for cell in cells)
     if size > MAX_CODE_BYTES:
         raise _too_much_code(label, size)
-    cleaned = [_without_magics(cell) for cell in cells]
-    trees: list[ast.Module | None] = []
-    for cell in cleaned:
-        try:
-            trees.append(ast.parse(cell))
-        except (SyntaxError, ValueError, MemoryError, RecursionError):
-            trees.append(None)  # run as it is: the import reports the error, at its cell
+    unmagic = [_without_magics(cell) for cell in cells]
+    kept = leave_outside([cell for cell, _ in unmagic], [magics for _, magics in unmagic])
+    cleaned = [cell for cell, _ in kept]
+    trees = _parsed(cleaned)
     prompting = _prompting(trees)
     out = [f"{NOTEBOOK_HEADER} {label}: its code cells in order"]
+    left_out = tuple((n, what) for n, (_, what) in enumerate(kept, start=1) if what)
+    if left_out:
+        out.append(STAND_IN)
     skipped: list[tuple[int, str]] = []
     for number, (cell, tree) in enumerate(zip(cleaned, trees, strict=True), start=1):
         why = None if tree is None else _why_skipped(tree, prompting)
@@ -264,4 +282,4 @@ def module_text(cells: list[str], label: str) -> Converted:
             continue
         out.append(f"{CELL_MARK}{number}")
         out.append(cell)
-    return Converted("\n".join(out) + "\n", tuple(skipped))
+    return Converted("\n".join(out) + "\n", tuple(skipped), left_out)

@@ -387,7 +387,7 @@ class Interface(Generic[P, M, V]):
     """
 
     name: str = ""  # "" for the pack's own; else it names the assignments: connect4-notebook
-    course: str = ""  # whose homework this is, for messages: "seed 004's notebook"
+    course: str = ""  # whose homework this is, for messages: "the Colab notebook course"
     player_class: str | None = None  # the class the driver constructs; None: the variant's
     # every class a submission of this interface defines, to tell it from the others
     classes: tuple[str, ...] = ()

@@ -39,6 +39,10 @@ class Verdict:
     # a kind of check whose fault is shown to explain this one (the search, run again with a
     # right win test, plays a right move): reported, and not charged when that kind failed
     explained_by: str = ""
+    # how much of its kind's points the fault costs: 1 when it breaks the whole rule (a win
+    # test blind to a whole direction), less for a near miss (one edge case); a kind wrong on
+    # every check it was asked loses all of them whatever the shares say
+    share: float = 1.0
 
 
 @dataclass(frozen=True)
@@ -67,6 +71,9 @@ class Check:
     request: Mapping[str, Any]
     judge: Callable[[Mapping[str, Any]], str | Verdict | Noted | None]
     board: str = ""  # the position it asks about, drawn for reports
+    # its kind's part of the criterion's points, against the other kinds' (every check of a
+    # kind carries the same): how much of the game a fault of that kind breaks
+    weight: float = 1.0
 
 
 @dataclass(frozen=True)

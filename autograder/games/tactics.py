@@ -52,6 +52,11 @@ OUTCOMES = ("loss", "draw", "win")  # for the side making a move, worst first
 # judged (no solver reaches the position, and the move is not the immediate answer).
 SOLVED, SOONER, MISSED, UNSURE = "solved", "sooner", "missed", "unsure"
 _TRIES = 20_000  # random positions looked at for each tactic
+# Chance is not skill: a probe is worth asking where a move at random is rarely right. Of the
+# fair positions found for a probe, the first where at most this part of the legal moves keeps
+# the outcome is asked; failing that, after _LOOKS of them, the one where the fewest do.
+_RARE = 1 / 5
+_LOOKS = 8
 _CHAIN = 6  # moves in a row of one side followed to see a win within its turn
 
 
@@ -130,14 +135,15 @@ def tactic_positions(
     pack: AnyPack, variant: Any, seed: int, count: int, exact: Exact | None = None
 ) -> list[Probe]:
     """``count`` seeded probes from random play, the kinds taking turns (fewer when random
-    play does not turn them up). With ``exact``, only positions it solves, each with its
-    moves' outcomes; the same seed gives the same probes (the solver's budget counts nodes,
-    not seconds)."""
+    play does not turn them up), each where a move at random is rarely right (``_RARE``).
+    With ``exact``, only positions it solves, each with its moves' outcomes; the same seed
+    gives the same probes (the solver's budget counts nodes, not seconds)."""
     rng = random.Random(f"tactics:{seed}")
     found: list[Probe] = []
     kinds = list(KINDS)
     for index in range(count):
         wanted = kinds[index % len(kinds)]
+        seen: list[tuple[float, Probe]] = []
         for _ in range(_TRIES):
             pos = pack.random_position(variant, rng, rng.randint(4, 40))
             if pos is None or classify(pack, pos) != wanted:
@@ -145,9 +151,30 @@ def tactic_positions(
             solved = exact(pos) if exact is not None else None
             values = None if solved is None else tuple(solved)
             if _fair(wanted, values, exact):
-                found.append(Probe(wanted, pos, values))
-                break
+                probe = Probe(wanted, pos, values)
+                seen.append((_right_share(pack, probe), probe))
+                if seen[-1][0] <= _RARE or len(seen) >= _LOOKS:
+                    break
+        if seen:
+            found.append(min(seen, key=lambda item: item[0])[1])
     return found
+
+
+def _right_share(pack: AnyPack, probe: Probe) -> float:
+    """The part of the probe's legal moves that answer it: of a win in 1, the moves that win
+    at once (a rubric may charge a later forced win, and scoring subtracts what moves at
+    random get by the rubric's own judgement either way); of a block, the moves that keep its
+    outcome (by value where solved, else those that let no win at once)."""
+    pos = probe.position
+    moves = list(pack.legal_moves(pos))
+    if probe.kind == "win in 1":
+        right = sum(_wins(pack, pos, move) for move in moves)
+    elif probe.values:
+        best = probe.best
+        right = sum(outcome == best for _, outcome in probe.values)
+    else:
+        right = sum(not _lets_win(pack, pos, move) for move in moves)
+    return right / len(moves) if moves else 1.0
 
 
 def _named(pack: AnyPack, moves: Sequence[Any]) -> str:

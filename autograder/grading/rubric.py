@@ -94,9 +94,9 @@ OPTIONS: dict[tuple[str, str], tuple[type, str]] = {
     ),
     ("tactics", "points"): (
         int,
-        "points for the tactical positions, shared by those solved (0: reported only); a move "
-        "is right when it keeps the position's best outcome, judged exactly where the kit "
-        "solves the position",
+        "points for the tactical positions, earned by those answered right beyond what moves "
+        "at random get (0: reported only); a move is right when it keeps the position's best "
+        "outcome, judged exactly where the kit solves the position",
     ),
     ("tactics", "prefer_sooner"): (
         bool,
@@ -201,7 +201,7 @@ def options(
     ordered |= {
         (ident, "points"): (
             int,
-            f"{name}: each kind of check earns an equal share when all its checks are right",
+            f"{name}: each kind of check earns its part (its weight) when all its checks are right",
         )
         for ident, name in (checks or {}).items()
     }

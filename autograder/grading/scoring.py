@@ -10,8 +10,8 @@ import math
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 
-from autograder.games.pack import move_marks
-from autograder.games.tactics import MISSED, SOONER, UNSURE, judge
+from autograder.games.pack import AnyPack, move_marks
+from autograder.games.tactics import MISSED, SOONER, UNSURE, Probe, judge
 from autograder.grading.needs_look import Finding
 from autograder.grading.rubric import PhasePoints, Rubric, Tier
 from autograder.play.host import Status
@@ -107,14 +107,19 @@ def _phase_criterion(
     wrong: str,
 ) -> Criterion:
     """Points per phase for calls in which ``failure`` finds nothing; ``counts`` picks the calls
-    that give evidence either way. A phase with no such call earns nothing: no evidence."""
+    that give evidence either way. A phase with no such call earns nothing: no evidence. Calls
+    the driver could not set up (``unbuilt``) count for nothing; a phase whose calls only
+    partly answered (the rest raised) earns its points in proportion to those answered: there
+    is no evidence for the others, and calls that raised never earn full points."""
     earned = 0
     parts: list[str] = []
     evidence: list[Evidence] = []
     single = len(points.points) == 1  # a game without phases: no phase to name
+    calls = [c for c in session.calls if not c.unbuilt]
     for phase, worth in points.points:
-        relevant = [c for c in session.calls if c.phase == phase and counts(c)]
+        relevant = [c for c in calls if c.phase == phase and counts(c)]
         failed = [(c, problem) for c in relevant if (problem := failure(c)) is not None]
+        raised = sum(c.raised for c in calls if c.phase == phase and not counts(c))
         name = "" if single else f"{phase} phase "
         if not relevant:
             parts.append(f"{name}0/{worth}: no move came back to judge")
@@ -122,6 +127,13 @@ def _phase_criterion(
             parts.append(f"{name}0/{worth}: {len(failed)} of {len(relevant)} moves {wrong}")
             shown = failed[:EVIDENCE_SHOWN]
             evidence.extend(_evidence(session, c, problem) for c, problem in shown)
+        elif raised:
+            part = round(worth * len(relevant) / (len(relevant) + raised))
+            earned += part
+            parts.append(
+                f"{name}{part}/{worth}: all {len(relevant)} moves fine, but {raised} "
+                f"{_calls(raised)} raised and made no move to judge"
+            )
         else:
             earned += worth
             parts.append(f"{name}{worth}/{worth}: all {len(relevant)} moves fine")
@@ -131,7 +143,7 @@ def _phase_criterion(
 
 
 def _rules_failure(call: Call) -> str | None:
-    if call.status in (Status.ERROR, Status.EXITED, Status.BAD_REPLY):
+    if call.raised:
         return f"no move was made: {call.error}"
     return call.illegal
 
@@ -150,8 +162,9 @@ def _time(session: Session, rubric: Rubric) -> Criterion:
     best = rubric.max_points("time")
     doing = session.assignment.pack.move_call
     limit = rubric.limits.call_seconds
-    calls = session.calls
+    calls = [c for c in session.calls if not c.unbuilt]
     answered = [c for c in calls if c.answered]
+    raised = sum(c.raised for c in calls)
     stopped = [c for c in calls if c.status is Status.TIMEOUT and not c.skipped]
     skipped = [c for c in calls if c.skipped]
     if not answered and not stopped and not skipped:
@@ -163,6 +176,12 @@ def _time(session: Session, rubric: Rubric) -> Criterion:
         else _tier(rubric.time_tiers, lambda t: slowest.judged <= t.limit)
     )
     parts = []
+    if raised and points:  # no time for a call that made no move: not full points on those
+        points = round(points * len(answered) / (len(answered) + raised))
+        parts.append(
+            f"{raised} {_calls(raised)} raised and made no move to time: "
+            f"{len(answered)} of {len(answered) + raised} timed"
+        )
     if stopped:
         parts.append(
             f"slowest {doing}: past the hard limit ({stopped[0].where}); {len(stopped)} "
@@ -337,8 +356,9 @@ def _tactics(session: Session, rubric: Rubric) -> tuple[Criterion, ...]:
     """The tactical probes, each judged by the outcome the move keeps (``games/tactics.py``):
     how many of each kind were not charged, a board for each miss naming the right moves, and
     the moves reported but not charged (a forced win kept instead of the win at once, unless
-    the rubric prefers the sooner win; a position no solver reaches). Points shared by those
-    not charged, when the rubric gives any."""
+    the rubric prefers the sooner win; a position no solver reaches). Points, when the rubric
+    gives any, for the positions not charged beyond what moves at random would get there
+    (``_above_chance``): chance is not skill."""
     if not rubric.tactics:
         return ()
     best = rubric.max_points("tactics")
@@ -374,8 +394,12 @@ def _tactics(session: Session, rubric: Rubric) -> tuple[Criterion, ...]:
         aside = "; ".join(s for s in said if s)
         parts.append(f"{kind}: {fine} of {asked}" + (f" ({aside}, not charged)" if aside else ""))
     fine_all = sum(fine for fine, *_ in counts.values())
-    points = round(best * fine_all / len(session.tactics)) if best else 0
-    summary = "; ".join(parts) + ("" if best else " (reported, no points)")
+    chances = [_chance(pack, probe, rubric) for probe, _ in session.tactics]
+    asked = len(session.tactics)
+    points = round(best * _above_chance(fine_all, chances)) if best else 0
+    summary = "; ".join(parts)
+    summary += f"; {fine_all} of {asked} right, where moves at random get {sum(chances):.1f}"
+    summary += "" if best else " (reported, no points)"
     evidence = (*misses, *notes[:EVIDENCE_SHOWN])
     return (
         Criterion(
@@ -384,15 +408,43 @@ def _tactics(session: Session, rubric: Rubric) -> tuple[Criterion, ...]:
     )
 
 
+def _right(status: str, rubric: Rubric) -> bool:
+    """Whether a tactical verdict is not charged under ``rubric``."""
+    return status != MISSED and not (status == SOONER and rubric.prefer_sooner)
+
+
+def _chance(pack: AnyPack, probe: Probe, rubric: Rubric) -> float:
+    """The part of ``probe``'s legal moves judged right: what a move at random scores there."""
+    moves = list(pack.legal_moves(probe.position))
+    if not moves:
+        return 0.0
+    return sum(_right(judge(pack, probe, move).status, rubric) for move in moves) / len(moves)
+
+
+def _above_chance(right: int, chances: list[float]) -> float:
+    """The tactics' part earned: the positions answered right beyond what moves at random get
+    (their expected count, ``sum(chances)``, and its spread, one standard deviation), out of
+    all that could be. A random legal mover gets none of it but on a rare lucky seed; a player
+    right everywhere gets all of it, one right on all but one loses a sixth or so."""
+    asked = len(chances)
+    if right >= asked:
+        return 1.0
+    luck = sum(chances) + math.sqrt(sum(p * (1 - p) for p in chances))
+    room = asked - luck
+    return max(0.0, (right - luck) / room) if room > 0 else 0.0
+
+
 def _checks(session: Session, rubric: Rubric) -> tuple[Criterion, ...]:
-    """The pack's check criteria: each kind of check (tic-tac-toe ``is_draw``, say) earns an
-    equal share when every check of that kind is right; the summary names each kind that
-    failed, with a board each. A kind whose every failure is explained by another kind that
-    failed (a search on a board whose win test is wrong) is reported and not charged twice. A
-    right answer's remark (a forced win kept instead of the win at once) is reported, and
-    charged only when the rubric prefers the sooner win."""
-    criteria = []
+    """The pack's check criteria: each kind of check (tic-tac-toe ``is_draw``, say) earns its
+    part of the criterion's points, its weight against the other kinds' (what the pack says a
+    fault of that kind breaks), unless some check of it is wrong. A fault costs the kind's whole
+    part when it breaks the whole rule (the judge says so, or the kind is wrong on every check
+    asked), the share the judge gives a near miss otherwise. A kind whose every failure is
+    explained by another kind that failed (a search on a board whose win test is wrong) is
+    reported and not charged twice. A right answer's remark (a forced win kept instead of the
+    win at once) is reported, and charged only when the rubric prefers the sooner win."""
     failing = {c.kind for c in session.checks if c.problem is not None}
+    criteria = []
     for ident, name, best in rubric.checks:
         mine = [_charged(c, rubric) for c in session.checks if c.criterion == ident]
         kinds: dict[str, list[Checked]] = {}
@@ -401,22 +453,14 @@ def _checks(session: Session, rubric: Rubric) -> tuple[Criterion, ...]:
         if not kinds:
             criteria.append(Criterion(ident, name, 0, best, "nothing was checked"))
             continue
-        failed = {k: [c for c in asked if c.problem] for k, asked in kinds.items()}
-        explained = {
-            kind: wrong[0].explained_by
-            for kind, wrong in failed.items()
-            if wrong and all(c.explained_by and c.explained_by in failing for c in wrong)
-        }
-        share = sum(not failed[k] or k in explained for k in kinds) / len(kinds)
+        weights = {kind: max(c.weight for c in asked) for kind, asked in kinds.items()}
+        whole = sum(weights.values()) or 1.0
+        losses = {kind: _loss(asked, failing) for kind, asked in kinds.items()}
+        earned = sum(weights[k] * (1 - losses[k]) for k in kinds) / whole
         parts = [
-            f"{kind}: {len(wrong)} of {len(kinds[kind])} wrong"
-            + (
-                f", not charged: the {explained[kind]} fault explains it"
-                if kind in explained
-                else ""
-            )
-            for kind, wrong in failed.items()
-            if wrong
+            _kind_summary(kind, asked, failing, best * weights[kind] * losses[kind] / whole)
+            for kind, asked in kinds.items()
+            if any(c.problem for c in asked)
         ]
         summary = "; ".join(parts) if parts else f"all {len(mine)} checks right"
         noted = [c for c in mine if c.note is not None and c.problem is None]
@@ -424,15 +468,43 @@ def _checks(session: Session, rubric: Rubric) -> tuple[Criterion, ...]:
             summary += f" ({len(noted)} right with a remark, not charged)"
         evidence = tuple(
             Evidence(wrong[0].where, str(wrong[0].problem), wrong[0].board)
-            for wrong in failed.values()
+            for wrong in ([c for c in asked if c.problem] for asked in kinds.values())
             if wrong
         ) + tuple(
             Evidence(c.where, f"{c.note.note}; not charged", c.board)
             for c in noted[:EVIDENCE_SHOWN]
             if c.note is not None
         )
-        criteria.append(Criterion(ident, name, round(best * share), best, summary, evidence))
+        # a fault always costs something: the part earned is rounded down, never up
+        points = math.floor(best * earned + 1e-9)
+        criteria.append(Criterion(ident, name, points, best, summary, evidence))
     return tuple(criteria)
+
+
+def _excused(check: Checked, failing: set[str]) -> bool:
+    """Whether ``check``'s fault is explained by another kind that failed."""
+    return bool(check.explained_by) and check.explained_by in failing
+
+
+def _loss(asked: list[Checked], failing: set[str]) -> float:
+    """The part of a kind's points its faults cost: none when every fault is explained by
+    another kind's; all when it is wrong on every check asked; else the largest share its
+    judges gave (1 for a whole rule broken, less for a near miss)."""
+    charged = [c for c in asked if c.problem and not _excused(c, failing)]
+    if not charged:
+        return 0.0
+    if len(charged) == len(asked):
+        return 1.0
+    return max(min(max(c.share, 0.0), 1.0) for c in charged)
+
+
+def _kind_summary(kind: str, asked: list[Checked], failing: set[str], lost: float) -> str:
+    """One kind's line of the summary: how many were wrong, and what it cost or why not."""
+    wrong = [c for c in asked if c.problem]
+    said = f"{kind}: {len(wrong)} of {len(asked)} wrong"
+    if all(_excused(c, failing) for c in wrong):
+        return f"{said}, not charged: the {wrong[0].explained_by} fault explains it"
+    return f"{said} (-{lost:.1f})".replace(".0)", ")")
 
 
 def _charged(check: Checked, rubric: Rubric) -> Checked:

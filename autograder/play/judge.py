@@ -56,6 +56,7 @@ def judge(assignment: Assignment, where: str, pos: Any, reply: Reply) -> Call:
             error=reply.detail,
             cpu_seconds=reply.cpu_seconds,
             own_seconds=reply.own_seconds,
+            unbuilt=reply.data.get("kind") == "unbuilt",
         )
     raw = decode(reply.data.get("move"))
     changed = []

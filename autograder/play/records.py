@@ -68,10 +68,19 @@ class Call(Timed):
     own_seconds: float | None = None  # its own time over those calls (host.py); None: unknown
     skipped: bool = False  # not run: the timeout allowance was used up
     busy: str | None = None  # stopped by the wall clock while the machine was busy: the load
+    # the driver could not set the call up (the student's own board class cannot hold the
+    # position): not a move the submission made, so no criterion counts it either way
+    unbuilt: bool = False
 
     @property
     def answered(self) -> bool:
         return self.status is Status.OK
+
+    @property
+    def raised(self) -> bool:
+        """No move came back: the call raised, the process ended or wrote garbage (or, with
+        ``unbuilt``, the driver could not set the call up: scoring leaves those out)."""
+        return self.status in (Status.ERROR, Status.EXITED, Status.BAD_REPLY)
 
 
 @dataclass(frozen=True)
@@ -114,6 +123,8 @@ class Checked:
     printed: str = ""
     explained_by: str = ""  # the verdict's: a kind of check whose fault explains this one
     note: Noted | None = None  # a right answer's remark, reported (see ``Noted``)
+    weight: float = 1.0  # the check's: its kind's part of the criterion's points
+    share: float = 1.0  # the verdict's: how much of its kind a wrong answer costs
 
 
 @dataclass(frozen=True)

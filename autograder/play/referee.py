@@ -341,6 +341,8 @@ class Referee:
                         printed,
                         failed.explained_by if failed else "",
                         verdict if isinstance(verdict, Noted) else None,
+                        check.weight,
+                        failed.share if failed else 1.0,
                     )
                 )
         finally:

@@ -1,4 +1,4 @@
-"""The book's Board homework (seed 001): tic-tac-toe and Connect Four boards behind a ``Board``
+"""The book's Board homework: tic-tac-toe and Connect Four boards behind a ``Board``
 ABC, and a minimax search, in four files.
 
 The games and probes are the book's Connect Four, played by the student's ``find_best_move``

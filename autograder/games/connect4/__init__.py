@@ -39,8 +39,8 @@ PACK: GamePack[rules.Position, int, rules.Variant] = GamePack(
     parse_variant=parse_variant,
     goal="line",
     interfaces={  # other courses' Connect Four homeworks
-        "notebook": notebook.INTERFACE,  # seed 004's Agent and Connect4State
-        SKETCH.name: SKETCH,  # seed 003's Processing sketch
+        "notebook": notebook.INTERFACE,  # the Colab notebook course's Agent and Connect4State
+        SKETCH.name: SKETCH,  # the Processing sketch course's homework
     },
     perfect=Solver,  # within its reach (``solvable``)
     exact=tactics_exact,

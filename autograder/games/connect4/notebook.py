@@ -1,6 +1,6 @@
-"""Seed 004's Connect Four homework as its students write it: a notebook with ``Agent`` and
-``Connect4State`` (``notebook_driver.py`` calls them), graded on the Connect Four pack's rules,
-probes and opponents.
+"""The Colab notebook course's Connect Four homework as its students write it: a notebook with
+``Agent`` and ``Connect4State`` (``notebook_driver.py`` calls them), graded on the Connect Four
+pack's rules, probes and opponents.
 
 The notebook's board is ``board[row][column]``, row 0 at the bottom, -1 for the player who
 moves first (the kit's red), 1 for the other (yellow), 0 empty; ``curr_player_number`` is the
@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from autograder.games.connect4 import rules
-from autograder.games.pack import Calls, Check, Interface, Setting, Student, Verdict
+from autograder.games.pack import Calls, Check, Interface, Noted, Setting, Student, Verdict
 
 __all__ = [
     "INTERFACE",
@@ -34,8 +34,8 @@ __all__ = [
 ]
 
 _HERE = Path(__file__).resolve().parent
-# Agent(PLAY_DEPTH, sign) plays the games: the seed's own code answers in about 0.3 s at depth 4
-# on its 8×6 board on a busy machine (depth 5: 1.7 s; the seed's 6: 6.3 s, past the 5 s tier).
+# Agent(PLAY_DEPTH, sign) plays the games: the course's own code answers in about 0.3 s at depth 4
+# on its 8×6 board on a busy machine (depth 5: 1.7 s; the course's 6: 6.3 s, past the 5 s tier).
 PLAY_DEPTH = 4
 # The pruning check: plain minimax at this depth is run beside the agent's search.
 SEARCH_DEPTH = 3
@@ -75,6 +75,7 @@ CRITERIA = {
 SIGN = {rules.RED: -1, rules.YELLOW: 1}
 DEPTH_KIND = "decision_depth"
 SUCCESSOR_KIND = "apply_action"
+NEXT_KIND = "next_states"  # the successor function: every column with room, each once
 _SHOWN = {-1: "r", 1: "y", 0: " "}
 
 
@@ -106,59 +107,150 @@ def _positions(variant: rules.Variant, rng: random.Random, count: int) -> list[r
 
 def _search_judge(depth: int, kind: str) -> Any:
     def judge(reply: Mapping[str, Any]) -> str | Verdict | None:
-        """The search's states against plain minimax's; unsure (no pruning was possible in
-        the student's own order) is not charged."""
+        """The agent's move against plain minimax's values at the same depth, through the
+        student's own class and value; for the pruning check, the states it made against
+        plain minimax's (not charged where alpha-beta cannot prune in that order); for the
+        depth check, how deep its states went."""
         made, deepest = int(reply.get("made", 0)), int(reply.get("deepest", 0))
         plain, pruned = int(reply.get("minimax", 0)), int(reply.get("alphabeta", 0))
+        agent = f"Agent({depth}, sign).play"
         if made == 0:  # no search through the notebook's Connect4State, as the homework asks
             problem = (
-                f"Agent({depth}, sign).play made no state through Connect4State.apply_action"
-                f" (plain minimax at depth {depth} makes {plain}): it does not search the "
-                "states next_states gives"
+                f"{agent} made no state through Connect4State.apply_action (plain minimax at "
+                f"depth {depth} makes {plain}): it does not search the states apply_action gives"
             )
-            if plain == 0:  # next_states gives none: the fault is apply_action's, shown there
+            if plain == 0 and _column(reply) is not None:  # apply_action's fault, shown there
                 return Verdict(problem, explained_by=SUCCESSOR_KIND)
             return problem
-        if kind == "depth":
-            if deepest > depth:
-                return (
-                    f"Agent({depth}, sign).play made states {deepest} plies below the position: "
-                    f"decision_depth {depth} is not respected"
-                )
-            return None
-        if made >= plain and pruned < plain:
-            problem = (
-                f"Agent({depth}, sign).play made {made} states; plain minimax at depth {depth} "
-                f"through your Connect4State makes {plain}, and alpha-beta {pruned}: it does "
-                "not prune"
+        if kind == "depth" and deepest > depth:
+            return (
+                f"{agent} made states {deepest} plies below the position: decision_depth "
+                f"{depth} is not respected"
             )
-            if deepest > depth:  # a deeper search makes more states: charged under depth
-                return Verdict(f"{problem} (it searched {deepest} plies)", explained_by=DEPTH_KIND)
-            return problem
-        return None  # pruned, or no pruning was possible in this order: nothing to charge
+        wrong = _not_best(reply, agent, depth)
+        if wrong is not None:
+            if reply.get("mutated"):  # the search walks boards apply_action changes: its fault
+                return Verdict(
+                    f"{wrong}; apply_action changes the state it is called on, so the search "
+                    "walks boards that change under it",
+                    explained_by=SUCCESSOR_KIND,
+                )
+            if kind != "depth" and deepest > depth:  # searched deeper: charged under depth
+                return Verdict(f"{wrong} (it searched {deepest} plies)", explained_by=DEPTH_KIND)
+            return wrong
+        if kind == "depth" or not (made >= plain and pruned < plain):
+            return None  # pruned, or no pruning was possible in this order
+        problem = (
+            f"{agent} made {made} states; plain minimax at depth {depth} through your "
+            f"Connect4State makes {plain}, and alpha-beta {pruned}: it does not prune"
+        )
+        if deepest > depth:  # a deeper search makes more states: charged under depth
+            return Verdict(f"{problem} (it searched {deepest} plies)", explained_by=DEPTH_KIND)
+        return problem
 
     return judge
+
+
+def _column(reply: Mapping[str, Any]) -> int | None:
+    move = reply.get("move")
+    return move if type(move) is int else None
+
+
+def _not_best(reply: Mapping[str, Any], agent: str, depth: int) -> str | None:
+    """What is wrong with the agent's move by plain minimax's values at ``depth`` (the best
+    is the highest for player 1, the lowest for player -1, as in the seed), or None."""
+    moves, raw = reply.get("moves"), reply.get("values")
+    if not isinstance(moves, list) or not isinstance(raw, list) or len(moves) != len(raw):
+        return None
+    try:
+        values = [float(v) for v in raw]
+    except (TypeError, ValueError):
+        return None
+    if not moves:
+        return None
+    player = reply.get("player")
+    best = max(values) if player == 1 else min(values)
+    top = [m for m, v in zip(moves, values, strict=True) if v == best]
+    move = _column(reply)
+    if move in top:
+        return None
+    side = "the highest, player 1 maximises" if player == 1 else "the lowest, player -1 minimises"
+    if move not in moves:
+        return f"{agent} returned {move!r}, not one of {moves}; {top} are worth {best:g} ({side})"
+    worth = values[moves.index(move)]
+    return (
+        f"{agent} played {move}, worth {worth:g} by plain minimax at depth {depth} through your "
+        f"Connect4State and value; {top} are worth {best:g} ({side}): the search does not "
+        "return minimax's move"
+    )
+
+
+def _facing(reply: Mapping[str, Any]) -> str:
+    """One sentence on the board's orientation when the kit could not tell it, else ""."""
+    facing = str(reply.get("facing") or "")
+    if not facing.startswith("unknown"):
+        return ""
+    why = facing.partition(": ")[2]
+    return (
+        f"the kit built your boards with row 0 at the bottom, as the course's notebook does "
+        f"({why}); a notebook whose row 0 is the top is followed when "
+        "Connect4State.empty_board(width, height, agents_sign) and apply_action on it drop a "
+        "disc into its last row"
+    )
 
 
 def _successor_judge(board: list[list[int]], column: int, player: int) -> Any:
     row = next((r for r in range(len(board)) if board[r][column] == 0), None)
 
+    def judge(reply: Mapping[str, Any]) -> str | Noted | None:
+        problem = _successor_problem(reply, board, column, player, row)
+        note = _facing(reply)
+        if problem is None:
+            return Noted(note) if note else None
+        return f"{problem}; {note}" if note else problem
+
+    return judge
+
+
+def _successor_problem(
+    reply: Mapping[str, Any], board: list[list[int]], column: int, player: int, row: int | None
+) -> str | None:
+    call = f"apply_action({column}, {player})"
+    if reply.get("original") != board:
+        return f"{call} wrote into the state's own board: it must return a new state"
+    child = reply.get("child")
+    if row is None:
+        return None if child is None else f"{call} on a full column returned a state, not None"
+    if child is None:
+        return f"{call} returned None, but column {column} has room"
+    if reply.get("same"):
+        return f"{call} returned the same state: it must return a new one"
+    wanted = [list(r) for r in board]
+    wanted[row][column] = player
+    if child != wanted:
+        shown = row if reply.get("facing") != "top" else len(board) - 1 - row
+        return (
+            f"{call} did not drop a {player} on the lowest empty cell of column {column} "
+            f"(your row {shown})"
+        )
+    return None
+
+
+def _next_judge(legal: list[int]) -> Any:
+    """``next_states()`` must yield a state for every column with room, each once: a column
+    left out is never played by the search, nor feared from the other side."""
+
     def judge(reply: Mapping[str, Any]) -> str | None:
-        call = f"apply_action({column}, {player})"
-        if reply.get("original") != board:
-            return f"{call} wrote into the state's own board: it must return a new state"
-        child = reply.get("child")
-        if row is None:
-            return None if child is None else f"{call} on a full column returned a state, not None"
-        if child is None:
-            return f"{call} returned None, but column {column} has room"
-        if reply.get("same"):
-            return f"{call} returned the same state: it must return a new one"
-        wanted = [list(r) for r in board]
-        wanted[row][column] = player
-        if child != wanted:
-            return f"{call} did not drop a {player} on row {row} of column {column}"
-        return None
+        if (problem := reply.get("error")) is not None:
+            return str(problem)
+        actions = reply.get("actions")
+        if actions is None:  # the notebook has no next_states: its search walks apply_action
+            return None
+        if isinstance(actions, list) and sorted(actions) == legal:
+            return None
+        left = [c for c in legal if not isinstance(actions, list) or c not in actions]
+        said = f"next_states() yields the columns {str(actions)[:80]}; those with room are {legal}"
+        return f"{said}: {left} are never searched" if left else said
 
     return judge
 
@@ -237,6 +329,16 @@ def checks(
                 rules.render(pos),
             )
         )
+        made.append(
+            Check(
+                "successor",
+                NEXT_KIND,
+                f"next_states position {index}",
+                {"ask": "next_states", "state": state(pos)},
+                _next_judge(rules.legal_moves(pos)),
+                rules.render(pos),
+            )
+        )
     for direction in ("a row", "a column", "a rising diagonal", "a falling diagonal"):
         board = _four(variant, direction)
         made.append(
@@ -295,12 +397,12 @@ def interface(values: Mapping[str, int]) -> Interface[rules.Position, int, rules
     setting left out is its default)."""
     return Interface(
         name="notebook",
-        course="seed 004's notebook (Agent and Connect4State)",
+        course="the Colab notebook course (Agent and Connect4State)",
         player_class="Agent",
         classes=("Agent", "Connect4State"),
         entry=_entry(values.get("play.agent_depth", PLAY_DEPTH)),
         aliases=("connect4-colab",),
-        description="seed 004's notebook: Agent(depth, sign).play(Connect4State)",
+        description="the Colab notebook course: Agent(depth, sign).play(Connect4State)",
         student=partial(_student, values=dict(values)),
         configure=interface,
     )

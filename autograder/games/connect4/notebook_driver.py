@@ -1,18 +1,23 @@
-"""The child side of seed 004's notebook homework: the student's own ``Connect4State`` and
+"""The child side of the Colab notebook course's homework: the student's own ``Connect4State`` and
 ``Agent``, called as the notebook's ``Connect4Env`` calls them.
 
 Loaded by the child runner inside the submission's process, before the notebook's module is
-imported; standard library only. A position arrives as the notebook's board (rows bottom
-first, -1 for the first player, 1 for the second, 0 empty) with the player to move (-1 or 1)
-and the search depth. A move is ``Agent(depth, sign).play(Connect4State(board, agents_sign,
+imported; standard library only. A position arrives as the kit's board (rows bottom first, -1
+for the first player, 1 for the second, 0 empty) with the player to move (-1 or 1) and the
+search depth. Which way the student's board faces is asked of the student's own code once:
+``Connect4State.empty_board(width, height, agents_sign)`` and one ``apply_action`` on it (where
+did the disc land: row 0, or the last row?); every state is then built from such an empty
+board, cell by cell (a numpy board stays a numpy array), facing the student's way, and read
+back the kit's way. A move is ``Agent(depth, sign).play(Connect4State(board, agents_sign,
 player))``, read as a column. While the agent plays, ``Connect4State.apply_action`` is wrapped
-to count the states it makes and how many plies below the position they lie: the checks
-(``notebook.py``) compare that with plain minimax run here, at the same depth, through the
-student's own class. Everything reported is checked again by the grader.
+to count the states it makes and how many plies below the position they lie; the checks
+(``notebook.py``) compare that, and the move, with plain minimax run here through the
+student's own class and value. Everything reported is checked again by the grader.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import Any
 
@@ -22,160 +27,264 @@ SIGNS = {-1: "r", 1: "y"}  # the agents' piece signs, as the notebook's agents_s
 _PLY = "_kit_ply"  # the attribute a counted state carries: its plies below the position asked
 
 
-def make_handlers(
-    module: Any, encode: Encode, error_text: ErrorText, find_class: FindClass
-) -> Handlers:
-    """The request handlers for a loaded notebook; each returns the reply to send."""
-    latest = Latest()  # the position being played: {"board", "player", "depth"}
-    sign = [1]
-    classes: list[Any] = [None, None]  # Agent, Connect4State
+class _Notebook:
+    """The notebook's classes, and which way its boards face (asked once, lazily)."""
 
-    def found() -> dict[str, Any] | None:
+    def __init__(self, module: Any, find_class: FindClass) -> None:
+        self.module, self.find_class = module, find_class
+        self.agent: Any = None
+        self.state: Any = None
+        self.facing: str | None = None  # "bottom" (row 0 at the bottom), "top", or why unknown
+        self.empty: Callable[[], Any] | None = None  # a fresh empty board of the student's own
+
+    def found(self) -> dict[str, Any] | None:
         """Find the notebook's classes; the runner's reply naming those there are, if not."""
-        for index, name in enumerate(("Agent", "Connect4State")):
-            cls = find_class(module, name)
+        for name in ("Agent", "Connect4State"):
+            cls = self.find_class(self.module, name)
             if isinstance(cls, dict):
                 return cls
-            classes[index] = cls
+            setattr(self, "agent" if name == "Agent" else "state", cls)
         return None
 
-    def new(request: dict[str, Any]) -> dict[str, Any]:
-        missing = found()
-        if missing is not None:
-            return missing
-        sign[0] = -1 if request["side"] == "r" else 1
-        return latest.new(request)
+    def orient(self, rows: int, columns: int) -> None:
+        """Ask the student's empty board which way it faces: one disc of player -1 dropped
+        into column 0 of ``empty_board(columns, rows, agents_sign)``."""
+        if self.facing is not None:
+            return
+        self.facing = "bottom"
+        try:
+            make = self.state.empty_board
+            board = make(columns, rows, dict(SIGNS)).board
+            if len(board) != rows or len(board[0]) != columns:
+                self.facing = "unknown: empty_board(width, height, agents_sign) gave another size"
+                return
+            after = make(columns, rows, dict(SIGNS)).apply_action(0, -1).board
+            landed = [r for r in range(rows) if int(after[r][0]) == -1]
+        except BaseException:
+            self.facing = "unknown: Connect4State.empty_board or apply_action could not be asked"
+            return
+        self.empty = lambda: make(columns, rows, dict(SIGNS)).board
+        if landed == [rows - 1] and rows > 1:
+            self.facing = "top"
+        elif landed != [0]:
+            self.facing = "unknown: the disc apply_action dropped on an empty board was not found"
 
-    def state_of(plain: dict[str, Any]) -> Any:
-        return classes[1](copy_grid(plain["board"]), dict(SIGNS), plain["player"])
+    def grid(self, board: list[list[int]]) -> Any:
+        """The kit's board (bottom first) as the student's: facing its way, of its own type."""
+        rows = board if self.facing != "top" else board[::-1]
+        if self.empty is not None:
+            try:
+                made = self.empty()
+                for r, row in enumerate(rows):
+                    for c, cell in enumerate(row):
+                        made[r][c] = cell
+                return made
+            except BaseException:
+                pass
+        return copy_grid(rows)
 
-    def counted(ply_cap: list[int], made: list[int]) -> Callable[[], None]:
-        """Wrap ``Connect4State.apply_action`` to count; the function that unwraps it."""
-        cls = classes[1]
-        own = cls.__dict__.get("apply_action")
-        original = cls.apply_action
+    def plain(self, state: Any) -> list[list[int]] | None:
+        """The state's board as the kit's plain ints, bottom first; None when it is no grid."""
+        try:
+            rows = [[int(cell) for cell in row] for row in state.board]
+        except BaseException:
+            return None
+        return rows[::-1] if self.facing == "top" else rows
 
-        def apply_action(self: Any, *args: Any, **kwargs: Any) -> Any:
-            child = original(self, *args, **kwargs)
-            if child is not None:
-                ply = getattr(self, _PLY, 0) + 1
-                made[0] += 1
-                ply_cap[0] = max(ply_cap[0], ply)
-                try:  # noqa: SIM105 - contextlib is library code the notebook may patch
-                    setattr(child, _PLY, ply)
-                except BaseException:
-                    pass
-            return child
+    def state_of(self, plain: dict[str, Any]) -> Any:
+        board = plain["board"]
+        self.orient(len(board), len(board[0]))
+        return self.state(self.grid(board), dict(SIGNS), plain["player"])
 
-        cls.apply_action = apply_action
-
-        def restore() -> None:
-            if own is None:
-                delattr(cls, "apply_action")
-            else:
-                cls.apply_action = own
-
-        return restore
-
-    def bot(depth: int, piece: str) -> Any:
+    def bot(self, depth: int, piece: str) -> Any:
         """``Agent(depth, piece, AgentType.Bot)`` where the notebook has ``AgentType.Bot`` and
         its Agent takes a mode, else ``Agent(depth, piece)``: never a person's agent."""
-        kind = getattr(getattr(module, "AgentType", None), "Bot", None)
+        kind = getattr(getattr(self.module, "AgentType", None), "Bot", None)
         if kind is not None:
             try:
-                return classes[0](depth, piece, kind)
+                return self.agent(depth, piece, kind)
             except TypeError:
-                pass  # an Agent without a mode: asked again as the seed's two arguments
-        return classes[0](depth, piece)
+                pass  # an Agent without a mode: asked again as the course's two arguments
+        return self.agent(depth, piece)
 
-    def play(plain: dict[str, Any], depth: int) -> tuple[Any, Any, int, int]:
+    def play(self, plain: dict[str, Any], depth: int) -> tuple[Any, Any, int, int]:
         """The agent's move on ``plain``, the state it was given, the states it made and the
         deepest ply among them."""
-        state = state_of(plain)
-        agent = bot(depth, SIGNS[plain["player"]])
+        state = self.state_of(plain)
+        agent = self.bot(depth, SIGNS[plain["player"]])
         deepest, made = [0], [0]
-        restore = counted(deepest, made)
+        restore = _counted(self.state, deepest, made)
         try:
             raw = agent.play(state)
         finally:
             restore()
         return raw, state, made[0], deepest[0]
 
+
+def _counted(cls: Any, ply_cap: list[int], made: list[int]) -> Callable[[], None]:
+    """Wrap ``cls.apply_action`` to count; the function that unwraps it."""
+    own = cls.__dict__.get("apply_action")
+    original = cls.apply_action
+
+    def apply_action(self: Any, *args: Any, **kwargs: Any) -> Any:
+        child = original(self, *args, **kwargs)
+        if child is not None:
+            ply = getattr(self, _PLY, 0) + 1
+            made[0] += 1
+            ply_cap[0] = max(ply_cap[0], ply)
+            try:  # noqa: SIM105 - contextlib is library code the notebook may patch
+                setattr(child, _PLY, ply)
+            except BaseException:
+                pass
+        return child
+
+    cls.apply_action = apply_action
+
+    def restore() -> None:
+        if own is None:
+            delattr(cls, "apply_action")
+        else:
+            cls.apply_action = own
+
+    return restore
+
+
+class _Minimax:
+    """Plain minimax, or alpha-beta with ``prune``, through the student's own class and value
+    (``apply_action`` on every column, ``isTerminal``, ``value``): max is player 1, as in the
+    seed. ``made`` counts the states it makes."""
+
+    def __init__(self, nb: _Notebook, columns: int, prune: bool) -> None:
+        self.nb, self.columns, self.prune, self.made = nb, columns, prune, 0
+        self.mutated = False  # an apply_action changed the state it was called on
+
+    def children(self, state: Any) -> list[tuple[int, Any]]:
+        player = getattr(state, "curr_player_number", 1)
+        found = []
+        for action in range(self.columns):
+            before = self.nb.plain(state)
+            child = state.apply_action(action, player)
+            self.mutated = self.mutated or self.nb.plain(state) != before
+            if child is not None:
+                self.made += 1
+                found.append((action, child))
+        return found
+
+    def value(
+        self, state: Any, depth: int, alpha: float = -math.inf, beta: float = math.inf
+    ) -> float:
+        if depth <= 0 or _truth(getattr(state, "isTerminal", False)):
+            return _number(_value(state))
+        maximising = getattr(state, "curr_player_number", 1) == 1
+        best = -math.inf if maximising else math.inf
+        for _, child in self.children(state):
+            score = self.value(child, depth - 1, alpha, beta)
+            if maximising:
+                best, alpha = max(best, score), max(alpha, score)
+            else:
+                best, beta = min(best, score), min(beta, score)
+            if self.prune and alpha >= beta:
+                break
+        return best
+
+
+def _search(nb: _Notebook, request: dict[str, Any], encode: Encode) -> dict[str, Any]:
+    """The agent's move and the states it made, beside plain minimax's value of each move at
+    the same depth (and the states plain minimax and alpha-beta make there)."""
+    plain, depth = request["state"], int(request["depth"])
+    raw, _state, made, deepest = nb.play(plain, depth)
+    columns = len(plain["board"][0])
+    kit, pruned = _Minimax(nb, columns, False), _Minimax(nb, columns, True)
+    pruned.value(nb.state_of(plain), depth)
+    moves = kit.children(nb.state_of(plain))
+    values = [repr(kit.value(child, depth - 1)) for _, child in moves]
+    return {
+        "ok": True,
+        "move": encode(raw),
+        "made": made,
+        "deepest": deepest,
+        "moves": [action for action, _ in moves],
+        "values": values,
+        "player": plain["player"],
+        "minimax": kit.made,
+        "alphabeta": pruned.made,
+        "mutated": kit.mutated,
+        "facing": nb.facing,
+    }
+
+
+def _apply(nb: _Notebook, request: dict[str, Any]) -> dict[str, Any]:
+    plain = request["state"]
+    state = nb.state_of(plain)
+    child = state.apply_action(int(request["column"]), plain["player"])
+    return {
+        "ok": True,
+        "original": nb.plain(state),
+        "child": None if child is None else nb.plain(child),
+        "same": child is state,
+        "facing": nb.facing,
+    }
+
+
+def _next(nb: _Notebook, request: dict[str, Any], error_text: ErrorText) -> dict[str, Any]:
+    """The actions ``next_states()`` yields (None when the notebook has none)."""
+    state = nb.state_of(request["state"])
+    if not callable(getattr(state, "next_states", None)):
+        return {"ok": True, "actions": None}
+    actions = []
+    try:
+        for item in state.next_states():
+            action = item[0] if isinstance(item, tuple) else None
+            actions.append(int(action) if isinstance(action, int) else repr(action)[:20])
+    except BaseException as err:
+        return {"ok": True, "error": f"next_states raised {error_text(err)}"}
+    return {"ok": True, "actions": actions}
+
+
+def _terminal(nb: _Notebook, request: dict[str, Any], encode: Encode) -> dict[str, Any]:
+    state = nb.state_of(request["state"])
+    value = _value(state)
+    try:
+        positive = float(value) > 0
+    except BaseException:
+        positive = False
+    return {
+        "ok": True,
+        "terminal": _truth(getattr(state, "isTerminal", False)),
+        "value": encode(value),
+        "positive": positive,
+    }
+
+
+def make_handlers(
+    module: Any, encode: Encode, error_text: ErrorText, find_class: FindClass
+) -> Handlers:
+    """The request handlers for a loaded notebook; each returns the reply to send."""
+    latest = Latest()  # the position being played: {"board", "player", "depth"}
+    nb = _Notebook(module, find_class)
+
+    def new(request: dict[str, Any]) -> dict[str, Any]:
+        missing = nb.found()
+        return missing if missing is not None else latest.new(request)
+
     def move(_request: dict[str, Any]) -> dict[str, Any]:
         plain = latest.position
-        raw, state, _made, _deepest = play(plain, plain["depth"])
-        return {
-            "ok": True,
-            "move": encode(raw),
-            "state_changed": _board(state) != plain["board"],
-        }
-
-    def minimax(state: Any, depth: int, made: list[int], prune: bool) -> int:
-        """Plain minimax, or alpha-beta when ``prune``, through the student's own class with
-        the student's value; ``made`` counts the states made. Max is player 1, as in the seed.
-        The score is the value's sign only: enough to order, and never a NaN's surprise."""
-
-        def search(state: Any, depth: int, alpha: float, beta: float) -> float:
-            if depth == 0 or _truth(getattr(state, "isTerminal", False)):
-                return float(_value(state))
-            maximising = getattr(state, "curr_player_number", 1) == 1
-            best = -1e300 if maximising else 1e300
-            for item in state.next_states():
-                made[0] += 1
-                child = item[1] if isinstance(item, tuple) else item
-                score = search(child, depth - 1, alpha, beta)
-                if maximising:
-                    best = max(best, score)
-                    alpha = max(alpha, best)
-                else:
-                    best = min(best, score)
-                    beta = min(beta, best)
-                if prune and alpha >= beta:
-                    break
-            return best
-
-        search(state, depth, -1e300, 1e300)
-        return made[0]
+        raw, state, _made, _deepest = nb.play(plain, plain["depth"])
+        return {"ok": True, "move": encode(raw), "state_changed": nb.plain(state) != plain["board"]}
 
     def check(request: dict[str, Any]) -> dict[str, Any]:
-        missing = found()
+        missing = nb.found()
         if missing is not None:
             return missing
-        plain = request["state"]
         ask = request["ask"]
         if ask == "search":
-            depth = int(request["depth"])
-            raw, state, made, deepest = play(plain, depth)
-            return {
-                "ok": True,
-                "move": encode(raw),
-                "made": made,
-                "deepest": deepest,
-                "minimax": minimax(state_of(plain), depth, [0], False),
-                "alphabeta": minimax(state_of(plain), depth, [0], True),
-            }
+            return _search(nb, request, encode)
         if ask == "apply_action":
-            state = state_of(plain)
-            child = state.apply_action(int(request["column"]), plain["player"])
-            return {
-                "ok": True,
-                "original": _board(state),
-                "child": None if child is None else _board(child),
-                "same": child is state,
-            }
+            return _apply(nb, request)
+        if ask == "next_states":
+            return _next(nb, request, error_text)
         if ask == "terminal":
-            state = state_of(plain)
-            value = _value(state)
-            try:
-                positive = float(value) > 0
-            except BaseException:
-                positive = False
-            return {
-                "ok": True,
-                "terminal": _truth(getattr(state, "isTerminal", False)),
-                "value": encode(value),
-                "positive": positive,
-            }
+            return _terminal(nb, request, encode)
         return {"ok": False, "error": f"unknown check {ask!r}"}
 
     return {"new": new, "sync": latest.sync, "move": move, "check": check}
@@ -196,9 +305,10 @@ def _value(state: Any) -> Any:
     return state.calculate_value() if value is None else value
 
 
-def _board(state: Any) -> Any:
-    """The state's board as plain ints, or None when it is no grid we can read."""
+def _number(value: Any) -> float:
+    """A value as a float for ordering; one that is no number orders as 0, never a NaN."""
     try:
-        return [[int(cell) for cell in row] for row in state.board]
+        found = float(value)
     except BaseException:
-        return None
+        return 0.0
+    return 0.0 if math.isnan(found) else found

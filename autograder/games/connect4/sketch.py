@@ -1,4 +1,5 @@
-"""Seed 003's homework: a Processing Python-mode sketch whose ``aiBrain`` plays Connect Four.
+"""The Processing sketch course's homework: a Python-mode sketch whose ``aiBrain`` plays
+Connect Four.
 
 The course's students hand in a sketch folder (``connectFour_AI.pyde``, ``gameBoard.py``,
 ``spot.py``, ``AIBrain.py``). Their AI plays by changing the board: ``autoPlay()`` drops a
@@ -213,12 +214,12 @@ def _student(own: Student[Position, int, rules.Variant]) -> Student[Position, in
 
 INTERFACE: Interface[Position, int, rules.Variant] = Interface(
     name="sketch",
-    course="seed 003's Processing sketch",
+    course="the Processing sketch course (aiBrain.autoPlay)",
     player_class="aiBrain",
     classes=("aiBrain",),
     entry="aiBrain(gameBoard).autoPlay()",
     aliases=("connect4-processing", "connect4-pyde"),
-    description="seed 003's Processing Python-mode sketch: aiBrain(gameBoard).autoPlay()",
+    description="the Processing sketch course's Python-mode sketch: aiBrain(gameBoard).autoPlay()",
     variants=("connect4",),
     student=_student,
     layout=LAYOUT,  # a folder with a .pyde is a sketch, whatever its files are named

@@ -1,4 +1,5 @@
-"""The child side of seed 003's homework: a Processing Python-mode sketch, graded headless.
+"""The child side of the Processing sketch course's homework: a Python-mode sketch, graded
+headless.
 
 Loaded by the child runner (``autograder/play/child.py``) inside the submission's process,
 before ``gameBoard.py`` (and through it ``AIBrain.py``) is imported; standard library only,
