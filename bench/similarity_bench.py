@@ -95,7 +95,7 @@ def honest(homework: str) -> dict[str, str]:
             ROOT / "solution" / "connect4-notebook" / "game.py"
         ).read_text()
         files["connect4/notebook-student"] = (
-            ROOT / "tests" / "data" / "seed004_students" / "connect4_numpy.py"
+            ROOT / "tests" / "data" / "notebook_students" / "connect4_numpy.py"
         ).read_text()
     return files
 

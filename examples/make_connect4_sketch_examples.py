@@ -4,7 +4,7 @@ course's Python-mode sketch (``connect4-sketch``), named as Canvas names downloa
 Run from anywhere: ``python examples/make_connect4_sketch_examples.py`` (``--check`` writes
 nothing and fails if a file would change). The students are the kit's answer key and starter
 (``answer_key/connect4-sketch/``, ``starter/connect4-sketch/``) and the chapter's own code
-(``tests/data/seed003/``, its section 9.1.7), some with one thing changed; some hand in the
+(``tests/data/sketch_course/``, its section 9.1.7), some with one thing changed; some hand in the
 sketch folder zipped, some its four files as four attachments of one Canvas attempt.
 examples/connect4-sketch/README.md says who is who.
 """
@@ -23,7 +23,7 @@ SKETCH = "connectFour_AI"  # the sketch folder's name, as Processing names it af
 SOURCES = {
     "key": ROOT / "answer_key" / "connect4-sketch",
     "starter": ROOT / "starter" / "connect4-sketch",
-    "seed": ROOT / "tests" / "data" / "seed003",
+    "seed": ROOT / "tests" / "data" / "sketch_course",
 }
 
 ROSTER = """\

@@ -1,7 +1,7 @@
 """Seed 004's notebook homework (``connect4-notebook``): a notebook read as its cells, the game
 cell left out and listed, and the student's own ``Agent`` and ``Connect4State`` graded.
 
-``tests/data/seed004/Connect4_AlphaBeta.ipynb`` is the seed's notebook as its student handed
+``tests/data/notebook_course/Connect4_AlphaBeta.ipynb`` is the seed's notebook as its student handed
 it in, built from the seed's cells (its last cell plays a person against the bot)."""
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ from autograder.grading.rubric import load_rubric, reference
 from autograder.play.judge import _looks_like
 from tests.conftest import ROOT
 
-SEED = ROOT / "tests" / "data" / "seed004" / "Connect4_AlphaBeta.ipynb"
+SEED = ROOT / "tests" / "data" / "notebook_course" / "Connect4_AlphaBeta.ipynb"
 BOARD = "connect4-notebook-8x6"  # the seed's own board
 
 
@@ -578,7 +578,7 @@ def test_an_unreadable_notebook_is_one_sentence(tmp_path):
 
 # ---- written from the seed as other students write it ------------------------------------------
 
-STUDENTS = ROOT / "tests" / "data" / "seed004_students"
+STUDENTS = ROOT / "tests" / "data" / "notebook_students"
 
 
 @pytest.mark.slow

@@ -1,6 +1,6 @@
 """Seed 003's homework as written: a Processing Python-mode sketch graded headless. The move is
 the one disc ``aiBrain(board).autoPlay()`` adds to the student's own ``GameBoard``; the
-chapter's final sketch (section 9.1.7, in tests/data/seed003/) earns full marks, as a folder
+chapter's final sketch (section 9.1.7, in tests/data/sketch_course/) earns full marks, as a folder
 and as a zip."""
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from autograder.games.connect4.sketch import format_problem, missing, read_move,
 from autograder.games.connect4.variants import VARIANTS
 from tests.conftest import ROOT
 
-SEED = ROOT / "tests" / "data" / "seed003"
+SEED = ROOT / "tests" / "data" / "sketch_course"
 DRIVER = ROOT / "autograder" / "games" / "connect4" / "sketch_driver.py"
 RUBRIC = ROOT / "autograder" / "games" / "connect4" / "sketch.toml"
 STANDARD = VARIANTS["connect4"]
@@ -319,7 +319,7 @@ def test_the_strong_solution_gets_full_marks(run_cli, tmp_path):
     assert "win in 1: 6 of 6; block: 6 of 6" in stdout  # twelve positions, all right
 
 
-RENAMED = ROOT / "tests" / "data" / "seed003_students" / "renamed_ai"
+RENAMED = ROOT / "tests" / "data" / "sketch_students" / "renamed_ai"
 
 
 def test_an_ai_class_under_another_name_is_the_one_with_autoplay():
@@ -340,7 +340,7 @@ def test_a_sketch_whose_ai_is_renamed_with_module_helpers_gets_full_marks(run_cl
     assert results["score"] == 100, stdout
 
 
-ONE_PYDE = ROOT / "tests" / "data" / "seed003_students" / "one_pyde"
+ONE_PYDE = ROOT / "tests" / "data" / "sketch_students" / "one_pyde"
 
 
 @pytest.mark.slow
