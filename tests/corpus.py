@@ -66,6 +66,7 @@ FULL = {"rules": 25, "state": 10, "format": 10, "time": 25, "wins": 30, "output"
 ZERO = dict.fromkeys(FULL, 0)
 PRINTED = {"output": -10}
 MOVE_PHASE_LOST = {"rules": 10, "state": 5, "format": 5}  # no answer at all in the move phase
+# and time earned only on the calls that answered (11 of 14 in the quick rubric: 20 of 25)
 MOVE_PHASE_ILLEGAL = {"rules": 10, "format": 5}  # a malformed or illegal move-phase answer
 MOVE_PHASE_TIMEOUT = {"rules": 10, "state": 5, "format": 5, "time": 0, "wins": 0}
 
@@ -984,13 +985,13 @@ ATTACKS: dict[str, Attack] = {
     "sys-exit-in-make-move": Attack(
         "exit",
         in_move_phase("_sys.exit(0)"),
-        _grade(**MOVE_PHASE_LOST),
+        _grade(**MOVE_PHASE_LOST, time=20),  # time on the 11 of 14 calls that answered
         "make_move tried to end the program: SystemExit: 0",
     ),
     "os-exit-in-make-move": Attack(
         "exit",
         in_move_phase("_os._exit(1)"),
-        _grade(**MOVE_PHASE_LOST),
+        _grade(**MOVE_PHASE_LOST, time=20),
         "the submission's process exited with status 1 during make_move",
     ),
     "system-exit-in-init": Attack(
@@ -1008,14 +1009,14 @@ ATTACKS: dict[str, Attack] = {
     "keyboard-interrupt-in-make-move": Attack(
         "exit",
         in_move_phase("raise KeyboardInterrupt"),
-        _grade(**MOVE_PHASE_LOST),
+        _grade(**MOVE_PHASE_LOST, time=17),
         "make_move tried to end the program: KeyboardInterrupt",
         rubric=COURSE_RUBRIC,
     ),
     "segfault-by-recursion": Attack(
         "exit",
         in_move_phase(_SEGFAULT),
-        _grade(**MOVE_PHASE_LOST),
+        _grade(**MOVE_PHASE_LOST, time=20),
         "was killed by SIGSEGV (it may have run out of memory or recursed too deeply) "
         "during make_move",
     ),
@@ -1029,13 +1030,13 @@ ATTACKS: dict[str, Attack] = {
     "kills-itself": Attack(
         "exit",
         in_move_phase("import signal\n_os.kill(_os.getpid(), signal.SIGKILL)"),
-        _grade(**MOVE_PHASE_LOST),
+        _grade(**MOVE_PHASE_LOST, time=20),
         "the submission's process was killed by SIGKILL",
     ),
     "kills-its-process-group": Attack(
         "exit",
         in_move_phase("import signal\n_os.killpg(_os.getpgrp(), signal.SIGKILL)"),
-        _grade(**MOVE_PHASE_LOST),
+        _grade(**MOVE_PHASE_LOST, time=20),
         # fenced, its group is led by pid 1 of its namespace, which no signal reaches
         "make_move raised ProcessLookupError: [Errno 3] No such process",
         unfenced="was killed by SIGKILL",
@@ -1150,13 +1151,13 @@ ATTACKS: dict[str, Attack] = {
     "memory-bomb-in-make-move": Attack(
         "space",
         in_move_phase("hog = []\nwhile True:\n    hog.append(bytes(1 << 26))"),
-        _grade(**MOVE_PHASE_LOST),
+        _grade(**MOVE_PHASE_LOST, time=20),
         "make_move raised MemoryError",
     ),
     "memory-creep": Attack(
         "space",
         patched("_HOARD.append(bytes(350 << 20))", prelude="_HOARD = []\n"),
-        _grade(rules=0, state=5, format=5, wins=0),  # the third call of each process fails
+        _grade(rules=0, state=3, format=3, time=12, wins=0),  # the third call of each process fails
         "make_move raised MemoryError",
     ),
     "prints-100-mb-at-import": Attack(
@@ -1205,7 +1206,7 @@ ATTACKS: dict[str, Attack] = {
     "holds-memory-in-memfd": Attack(
         "space",
         in_move_phase(_MEMFD_HOARD, "_HOARD = []\n"),
-        _grade(**MOVE_PHASE_LOST),
+        _grade(**MOVE_PHASE_LOST, time=20),
         "was killed for using more than 1024 MB of memory, all its processes together during "
         "make_move",
         rubric=PATIENT_RUBRIC,
@@ -1376,7 +1377,7 @@ ATTACKS: dict[str, Attack] = {
     "forges-board-abc-checks-from-inside": Attack(
         "grader",
         _forged_board_abc(_ROUTES),
-        BOARD_ABC_REFERENCE,
+        BOARD_ABC_REFERENCE | {"search": 15},  # forged answers the search checks see through
         LOOK + "_forge.py line 23: reads another frame (f_back)",
         assignment="board-abc",
         rubric=COURSE_RUBRIC,
@@ -1404,7 +1405,7 @@ ATTACKS: dict[str, Attack] = {
     "forges-board-abc-checks-through-a-signal-handler": Attack(
         "grader",
         _forged_board_abc("(_by_signal,)"),
-        BOARD_ABC_REFERENCE,
+        BOARD_ABC_REFERENCE | {"search": 15},  # forged answers the search checks see through
         "also handed in: _forge.py, _ref/board.py, _ref/connectfour.py, _ref/minimax.py, "
         "_ref/tictactoe.py",
         assignment="board-abc",

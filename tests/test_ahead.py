@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from autograder.classroom.batch import grade_batch
-from autograder.classroom.records import Entry
+from autograder.classroom.handin import Homework, take_in
 from autograder.classroom.worker import Grading
 from autograder.games import find_assignment
 from autograder.grading.rubric import load_rubric
@@ -136,10 +136,12 @@ def test_a_batch_leaves_no_process_and_no_cgroup_behind(tmp_path, monkeypatch):
     rubric = load_rubric(None, assignment.pack)
     folder = tmp_path / "class"
     folder.mkdir()
-    entries = []
+    paths = []
     for index in range(3):
         (folder / f"s{index}.py").write_text(fast_solution("teeko2", budget=0.01))
-        entries.append(Entry(f"s{index}", folder / f"s{index}.py"))
+        paths.append(folder / f"s{index}.py")
+    homework = Homework(assignment.main_file, assignment.pack.files)
+    entries = list(take_in(paths, tmp_path / "work", homework).entries)  # the one intake
     before = set(_cgroups_left())
     result = grade_batch(entries, Grading(assignment, rubric, 0, tmp_path / "out"), jobs=2)
     assert [r.score for r in result.records] == [100, 100, 100]

@@ -474,8 +474,8 @@ def test_without_the_fence_killing_the_parent_kills_only_the_reaper(arena: Arena
     run, _ = arena.check("kills-its-parent", sandbox="off")
     assert run.returncode == 0, run.stderr
     assert run.results is not None
-    scores = _scores(run.results)
-    assert (scores["rules"], scores["time"], scores["wins"]) == (10, 25, 30)
+    scores = _scores(run.results)  # time is earned on the calls that answered: 23 of 25
+    assert (scores["rules"], scores["time"], scores["wins"]) == (10, 23, 30)
     assert "the submission's process was killed by SIGKILL" in run.seen
 
 
