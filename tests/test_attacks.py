@@ -469,13 +469,14 @@ def test_without_the_fence_the_grader_still_works_and_warns(name: str, arena: Ar
 def test_without_the_fence_killing_the_parent_kills_only_the_reaper(arena: Arena) -> None:
     """Without a pid namespace the submission's parent is a reaper of its own, not the grader:
     killing it ends the submission's process (the kernel kills the runner with its parent), the
-    grader goes on. Which move-phase call notices first depends on timing, so only the
-    move-phase rules points are pinned."""
+    grader goes on. The kernel's kill races the reply of the call that killed the parent: when
+    the reply wins, that call answered and earns its time, so time is 23 or 21 of 25."""
     run, _ = arena.check("kills-its-parent", sandbox="off")
     assert run.returncode == 0, run.stderr
     assert run.results is not None
-    scores = _scores(run.results)  # time is earned on the calls that answered: 23 of 25
-    assert (scores["rules"], scores["time"], scores["wins"]) == (10, 23, 30)
+    scores = _scores(run.results)
+    assert (scores["rules"], scores["wins"]) == (10, 30)
+    assert scores["time"] in (21, 23)
     assert "the submission's process was killed by SIGKILL" in run.seen
 
 
