@@ -26,7 +26,9 @@ from autograder.games.perfect import Exact, Perfect, Tables
 from autograder.games.student import (
     Calls,
     Check,
+    M,
     Noted,
+    P,
     Setting,
     Student,
     Verdict,
@@ -160,9 +162,7 @@ class Variant(Protocol):
     def aliases(self) -> tuple[str, ...]: ...
 
 
-P = TypeVar("P")  # a pack's position
-M = TypeVar("M")  # a pack's move
-V = TypeVar("V", bound=Variant)  # a pack's rule variant
+V = TypeVar("V", bound=Variant)  # a pack's rule variant (``P`` and ``M``: the student side's)
 
 # (position, the referee's seeded generator) -> a legal move; runs in the grader.
 Opponent = Callable[[P, random.Random], M]
