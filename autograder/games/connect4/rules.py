@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from autograder.games import pack
-from autograder.games.grid import EMPTY, BoardError, read_grid
+from autograder.games.grid import EMPTY, BoardError, grid_text, read_grid, text_grid
 from autograder.games.pack import (
     IllegalMoveError,
     MalformedMoveError,
@@ -332,9 +332,7 @@ def render(pos: Position) -> str:
 
 def position_text(pos: Position) -> str:
     """One line: the rows top first, '.' for empty, '/' between rows."""
-    return "/".join(
-        "".join(cell if cell != EMPTY else "." for cell in row) for row in to_board(pos)
-    )
+    return grid_text(to_board(pos))
 
 
 def parse_position(text: str, variant: Variant | str) -> Position:
@@ -345,5 +343,4 @@ def parse_position(text: str, variant: Variant | str) -> Position:
     from autograder.games.connect4.variants import find_variant
 
     found = find_variant(variant) if isinstance(variant, str) else variant
-    board = [[EMPTY if ch == "." else ch for ch in row] for row in text.strip().split("/")]
-    return from_board(board, found)
+    return from_board(text_grid(text.strip()), found)

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from autograder.games import pack
-from autograder.games.grid import EMPTY, BoardError, read_grid
+from autograder.games.grid import EMPTY, BoardError, grid_text, read_grid, text_grid
 from autograder.games.pack import IllegalMoveError, MalformedMoveError, MoveError, Outcome, shown
 
 __all__ = [
@@ -364,8 +364,7 @@ def render(pos: Position) -> str:
 
 def position_text(pos: Position) -> str:
     """One line: the rows top first, '.' for empty, '/' between rows, then the side to move."""
-    rows = "/".join("".join(c if c != EMPTY else "." for c in row) for row in to_board(pos))
-    return f"{rows} {pos.turn}"
+    return f"{grid_text(to_board(pos))} {pos.turn}"
 
 
 def parse_position(text: str, variant: Variant | str) -> Position:
@@ -379,5 +378,4 @@ def parse_position(text: str, variant: Variant | str) -> Position:
     rows, _, turn = text.strip().partition(" ")
     if turn not in PIECES:
         raise BoardError(f"the side to move is {BLACK!r} or {WHITE!r}, got {turn!r}")
-    board = [[EMPTY if ch == "." else ch for ch in row] for row in rows.split("/")]
-    return from_board(board, found, turn)
+    return from_board(text_grid(rows), found, turn)
