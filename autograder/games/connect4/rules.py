@@ -13,7 +13,6 @@ Red moves first. A move is a column index, 0 at the left.
 
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -32,6 +31,7 @@ __all__ = [
     "RED",
     "YELLOW",
     "PIECES",
+    "RULES",
     "Variant",
     "Position",
     "MoveError",
@@ -231,14 +231,8 @@ def perft(pos: Position, depth: int) -> int:
     return sum(perft(play(pos, c), depth - 1) for c in legal_moves(pos))
 
 
-def random_position(variant: Variant, rng: random.Random, plies: int) -> Position | None:
-    """The position after ``plies`` random moves, or None when the game ended before."""
-    pos = start(variant)
-    for _ in range(plies):
-        if result(pos) is not None:
-            return None
-        pos = play(pos, rng.choice(legal_moves(pos)))
-    return None if result(pos) is not None else pos
+RULES: pack.Rules[Position, int, Variant] = pack.Rules(PIECES, start, legal_moves, play, result)
+random_position = RULES.random_position  # ``plies`` random moves from the start, or None
 
 
 # ---- the student's move ------------------------------------------------------------------------

@@ -18,7 +18,6 @@ The student's board (``to_board``) is the course's: a list of ``size`` rows, eac
 from __future__ import annotations
 
 import operator
-import random
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -30,6 +29,7 @@ __all__ = [
     "BLACK",
     "WHITE",
     "PIECES",
+    "RULES",
     "PASS",
     "Variant",
     "Position",
@@ -238,10 +238,7 @@ def outcome(pos: Position) -> Outcome | None:
 def result(pos: Position) -> str | None:
     """The side with more discs once neither can move, ``pack.DRAW`` for equal counts, None
     while the game goes on."""
-    ended = outcome(pos)
-    if ended is None:
-        return None
-    return ended.winner or pack.DRAW
+    return pack.result_of(outcome(pos))
 
 
 def perft(pos: Position, depth: int) -> int:
@@ -255,16 +252,8 @@ def perft(pos: Position, depth: int) -> int:
     return sum(perft(play(pos, move), depth - 1) for move in moves)
 
 
-def random_position(variant: Variant, rng: random.Random, plies: int) -> Position | None:
-    """The position after ``plies`` random moves (passes among them), or None when the game
-    ended before."""
-    pos = start(variant)
-    for _ in range(plies):
-        moves = legal_moves(pos)
-        if not moves:
-            return None
-        pos = play(pos, rng.choice(moves))
-    return None if is_over(pos) else pos
+RULES: pack.Rules[Position, Move, Variant] = pack.Rules(PIECES, start, legal_moves, play, result)
+random_position = RULES.random_position  # ``plies`` random moves (passes too), or None
 
 
 # ---- the student's move ------------------------------------------------------------------------
