@@ -63,6 +63,7 @@ __all__ = [
     "plain_int",
     "index_or_none",
     "named",
+    "by_name",
     "UnknownAssignmentError",
     "DRAW",
     "Outcome",
@@ -134,6 +135,11 @@ def index_or_none(raw: Any) -> int | None:
         return operator.index(raw)
     except TypeError:
         return None
+
+
+def by_name(*variants: V) -> dict[str, V]:
+    """A pack's variants under their names, in the order given (the list of assignments')."""
+    return {variant.name: variant for variant in variants}
 
 
 def named(variants: Mapping[str, V], name: str) -> V | None:
