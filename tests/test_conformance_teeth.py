@@ -56,7 +56,7 @@ def _no_capture(pos: rules.Position, pit: int) -> rules.Position:
     ids=["play mutates its input", "no extra turn", "no capture"],
 )
 def test_a_broken_kalah_fails_the_check_that_catches_it(play, check, said):
-    broken = dataclasses.replace(KALAH, play=play)
+    broken = dataclasses.replace(KALAH, rules=dataclasses.replace(KALAH.rules, play=play))
     with pytest.raises(AssertionError, match=said):
         check(broken, VARIANT)
 

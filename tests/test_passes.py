@@ -231,7 +231,7 @@ def test_a_win_in_moves_of_one_side_in_a_row_is_a_win_in_one_and_a_reply_lets_wi
     """White 2 leaves black no cell, so white moves again (the pass played inside ``play``)
     and fills the last cell: 4 to 3, a win within white's turn. White 0 lets black fill cell
     2 and win at once."""
-    skipping = dataclasses.replace(TOY, play=_skipping_play)
+    skipping = dataclasses.replace(TOY, rules=dataclasses.replace(TOY.rules, play=_skipping_play))
     pos = Pos((" ", "x", " ", "o", "x", "x", "o"), "o")
     assert tactics.classify(skipping, pos) == "win in 1"
     assert tactics.judge(skipping, tactics.Probe("win in 1", pos), 2).status == tactics.SOLVED

@@ -37,7 +37,9 @@ def _edge_again(pos: Pos, move: Any) -> Pos:
 
 
 EXTRA = dataclasses.replace(
-    TOY, play=_edge_again, kind=dataclasses.replace(TOY.kind, turns=Turns.EXTRA)
+    TOY,
+    rules=dataclasses.replace(TOY.rules, play=_edge_again),
+    kind=dataclasses.replace(TOY.kind, turns=Turns.EXTRA),
 )
 
 

@@ -11,7 +11,7 @@ from typing import Any
 
 from autograder.games.pack import shown
 
-__all__ = ["EMPTY", "BoardError", "read_grid"]
+__all__ = ["EMPTY", "BoardError", "read_grid", "grid_text", "text_grid"]
 
 EMPTY = " "
 
@@ -46,3 +46,13 @@ def read_grid(
                 allowed = ", ".join(named[:-1]) + " or " + named[-1]
                 raise BoardError(f"row {row}, column {col} holds {cell!r}: use {allowed}")
     return held
+
+
+def grid_text(board: Sequence[Sequence[str]]) -> str:
+    """A grid board on one line: the rows top first, '.' for empty, '/' between rows."""
+    return "/".join("".join(cell if cell != EMPTY else "." for cell in row) for row in board)
+
+
+def text_grid(text: str) -> list[list[str]]:
+    """The rows :func:`grid_text` wrote, as a board for ``read_grid`` to check."""
+    return [[EMPTY if ch == "." else ch for ch in row] for row in text.split("/")]

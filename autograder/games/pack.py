@@ -26,7 +26,9 @@ from autograder.games.perfect import Exact, Perfect, Tables
 from autograder.games.student import (
     Calls,
     Check,
+    M,
     Noted,
+    P,
     Setting,
     Student,
     Verdict,
@@ -35,6 +37,8 @@ from autograder.games.student import (
 
 __all__ = [
     "GamePack",
+    "Rules",
+    "Drawing",
     "Student",
     "game_py",
     "GameType",
@@ -59,9 +63,11 @@ __all__ = [
     "plain_int",
     "index_or_none",
     "named",
+    "by_name",
     "UnknownAssignmentError",
     "DRAW",
     "Outcome",
+    "result_of",
     "shown",
     "must_pass",
     "Rows",
@@ -131,6 +137,11 @@ def index_or_none(raw: Any) -> int | None:
         return None
 
 
+def by_name(*variants: V) -> dict[str, V]:
+    """A pack's variants under their names, in the order given (the list of assignments')."""
+    return {variant.name: variant for variant in variants}
+
+
 def named(variants: Mapping[str, V], name: str) -> V | None:
     """The variant called ``name`` (any case, surrounding space, or an alias), or None."""
     wanted = name.strip().casefold()
@@ -160,9 +171,7 @@ class Variant(Protocol):
     def aliases(self) -> tuple[str, ...]: ...
 
 
-P = TypeVar("P")  # a pack's position
-M = TypeVar("M")  # a pack's move
-V = TypeVar("V", bound=Variant)  # a pack's rule variant
+V = TypeVar("V", bound=Variant)  # a pack's rule variant (``P`` and ``M``: the student side's)
 
 # (position, the referee's seeded generator) -> a legal move; runs in the grader.
 Opponent = Callable[[P, random.Random], M]
@@ -175,6 +184,53 @@ class Outcome:
 
     winner: str | None
     reason: str
+
+
+@dataclass(frozen=True)
+class Rules(Generic[P, M, V]):
+    """A game's rules as every game is played: the two sides, the start of a variant, the
+    legal moves, a move played and the result. A rules module declares its own (``RULES``);
+    the pack holds it (``GamePack.rules``) and the kit reads it as ``pack.play`` and so on."""
+
+    sides: tuple[str, str]  # the two sides, first to move first ("b", "r")
+    start: Callable[[V], P]
+    legal_moves: Callable[[P], Iterable[M]]
+    play: Callable[[P, M], P]  # a new position
+    result: Callable[[P], str | None]  # the side that won, DRAW, or None: it goes on
+
+    def random_position(self, variant: V, rng: random.Random, plies: int) -> P | None:
+        """The position after ``plies`` random moves from the start (``rng`` choosing), or
+        None when the game ended before."""
+        pos = self.start(variant)
+        for _ in range(plies):
+            if self.result(pos) is not None:
+                return None
+            pos = self.play(pos, rng.choice(list(self.legal_moves(pos))))
+        return None if self.result(pos) is not None else pos
+
+
+@dataclass(frozen=True)
+class Drawing(Generic[P]):
+    """How a game's positions are drawn, in the HTML reports and on the play page, and how
+    the squares a person clicks there are read as a move. A view module declares its own
+    (``DRAWING``); the pack holds it (``GamePack.drawing``)."""
+
+    # its rows, top first: a cell holds a character (' ' empty) or, where ``kind.cells`` is
+    # ``Cells.COUNT``, a count (an int; ' ' where the drawing has no pit)
+    cells: Callable[[P], Rows]
+    colours: Mapping[str, str]  # a piece's character -> its CSS colour
+    # a position and a raw move (the student's value, the opponent's plain-data move or None)
+    # -> (row, col, role); never raises: what it cannot read draws nothing
+    marks: Callable[[P, Any], list[tuple[int, int, str]]]
+    clicks: Callable[[P, list[tuple[int, int]]], Any | None]  # squares -> raw move or None
+
+
+def result_of(outcome: Outcome | None) -> str | None:
+    """What ``GamePack.result`` says of a game that ended so (the winner, or DRAW), or None
+    while it goes on: for rules whose ``outcome`` already decides both."""
+    if outcome is None:
+        return None
+    return outcome.winner or DRAW
 
 
 class Turns(Enum):
@@ -225,26 +281,13 @@ class GamePack(Generic[P, M, V]):
     title: str  # "Teeko", for report titles
     kind: GameType  # how turns pass, what a cell holds, the board's shape
     variants: Mapping[str, V]  # assignment name -> rule variant
-    # -- the rules ---------------------------------------------------------------------------
-    sides: tuple[str, str]  # the two sides, first to move first ("b", "r")
-    start: Callable[[V], P]
-    legal_moves: Callable[[P], Iterable[M]]
-    play: Callable[[P, M], P]  # a new position
-    result: Callable[[P], str | None]  # the side that won, DRAW, or None: it goes on
+    rules: Rules[P, M, V]  # the sides, the start, the moves, the end (read as ``pack.play``)
     # -- the student's side: what it hands in, how it is called, its rubric (see Student) ----
     student: Student[P, M, V]
     # -- grading material --------------------------------------------------------------------
     probes: Callable[[V, int, Mapping[str, int]], list[P]]  # variant, seed, per phase
     opponents: Mapping[str, tuple[str, Opponent[P, M]]]  # id -> (name in reports, opponent)
-    # -- drawing: the HTML reports and the play page ------------------------------------------
-    # its rows, top first: a cell holds a character (' ' empty) or, where ``kind.cells`` is
-    # ``Cells.COUNT``, a count (an int; ' ' where the drawing has no pit)
-    cells: Callable[[P], Rows]
-    colours: Mapping[str, str]  # a piece's character -> its CSS colour
-    # a position and a raw move (the student's value, the opponent's plain-data move or None)
-    # -> (row, col, role); never raises: what it cannot read draws nothing
-    marks: Callable[[P, Any], list[tuple[int, int, str]]]
-    clicks: Callable[[P, list[tuple[int, int]]], Any | None]  # squares -> raw move or None
+    drawing: Drawing[P]  # the HTML reports' and the play page's (read as ``pack.cells``)
     # -- the rules' defaults: a game of one phase whose position says whose turn it is -------
     turn: Callable[[P], str] = operator.attrgetter("turn")  # the side to move
     phases: tuple[str, ...] = ("play",)  # the rubric's per-phase criteria ("drop", "move")
@@ -281,12 +324,45 @@ class GamePack(Generic[P, M, V]):
     def random_position(self, variant: V, rng: random.Random, plies: int) -> P | None:
         """The position after ``plies`` random moves from the start (``rng`` choosing), or
         None when the game ended before (the tactical probes and puzzles start there)."""
-        pos = self.start(variant)
-        for _ in range(plies):
-            if self.result(pos) is not None:
-                return None
-            pos = self.play(pos, rng.choice(list(self.legal_moves(pos))))
-        return None if self.result(pos) is not None else pos
+        return self.rules.random_position(variant, rng, plies)
+
+    # ---- the rules and the drawing, read through the pack (``rules``, ``drawing``) --------
+
+    @property
+    def sides(self) -> tuple[str, str]:
+        return self.rules.sides
+
+    @property
+    def start(self) -> Callable[[V], P]:
+        return self.rules.start
+
+    @property
+    def legal_moves(self) -> Callable[[P], Iterable[M]]:
+        return self.rules.legal_moves
+
+    @property
+    def play(self) -> Callable[[P, M], P]:
+        return self.rules.play
+
+    @property
+    def result(self) -> Callable[[P], str | None]:
+        return self.rules.result
+
+    @property
+    def cells(self) -> Callable[[P], Rows]:
+        return self.drawing.cells
+
+    @property
+    def colours(self) -> Mapping[str, str]:
+        return self.drawing.colours
+
+    @property
+    def marks(self) -> Callable[[P, Any], list[tuple[int, int, str]]]:
+        return self.drawing.marks
+
+    @property
+    def clicks(self) -> Callable[[P, list[tuple[int, int]]], Any | None]:
+        return self.drawing.clicks
 
     # ---- the student's side, read through the pack (``student`` holds it) -----------------
 

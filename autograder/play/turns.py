@@ -19,9 +19,10 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Generic, Protocol, TypeVar
+from typing import Any, Generic, Protocol
 
 from autograder.games.pack import DRAW, GamePack, Opponent, move_marks, must_pass
+from autograder.games.student import M, M_out, P, P_in  # the seam's positions and moves
 from autograder.play.records import Call, Ply, pass_ply
 from autograder.play.untrusted import admit
 
@@ -35,11 +36,6 @@ __all__ = [
     "Seat",
     "ending_text",
 ]
-
-P = TypeVar("P")  # the pack's position
-M = TypeVar("M")  # the pack's move
-P_in = TypeVar("P_in", contravariant=True)  # a seat's: it is given positions
-M_out = TypeVar("M_out", covariant=True)  # and answers moves
 
 
 @dataclass(frozen=True)

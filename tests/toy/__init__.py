@@ -15,7 +15,16 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from autograder.games.pack import GamePack, GameType, MoveError, Outcome, Student, Turns
+from autograder.games.pack import (
+    Drawing,
+    GamePack,
+    GameType,
+    MoveError,
+    Outcome,
+    Rules,
+    Student,
+    Turns,
+)
 
 PASS = "pass"
 CELLS = 7
@@ -87,11 +96,7 @@ TOY = GamePack(
     title="Flank",
     kind=GameType(shape=lambda variant: (1, CELLS), turns=Turns.PASSES),
     variants={"flank": Variant()},
-    sides=("x", "o"),
-    start=lambda variant: Pos(),
-    legal_moves=legal_moves,
-    play=play,
-    result=result,
+    rules=Rules(("x", "o"), lambda variant: Pos(), legal_moves, play, result),
     student=Student(
         files=("game.py",),
         driver=Path(__file__),
@@ -109,10 +114,12 @@ TOY = GamePack(
         "random": ("the lowest-cell player", first_move),
         "last": ("the highest-cell player", last_move),
     },
-    cells=lambda pos: ["".join(pos.cells)],
-    colours={"x": "#000", "o": "#fff"},
-    marks=lambda pos, raw: [(0, raw, "to")] if isinstance(raw, int) else [],
-    clicks=lambda pos, squares: squares[-1][1],
+    drawing=Drawing(
+        cells=lambda pos: ["".join(pos.cells)],
+        colours={"x": "#000", "o": "#fff"},
+        marks=lambda pos, raw: [(0, raw, "to")] if isinstance(raw, int) else [],
+        clicks=lambda pos, squares: squares[-1][1],
+    ),
     goal="majority",
     pass_move=PASS,
     outcome=outcome,

@@ -8,6 +8,7 @@ by checks (``checks.py``), which the child answers through ``driver.py``.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from collections.abc import Mapping
 from pathlib import Path
@@ -61,12 +62,8 @@ PACK: GamePack[rules.Position, int, rules.Variant] = GamePack(
     name="board-abc",
     title="Board ABC (tic-tac-toe and Connect Four)",
     variants={c4.VARIANT.name: c4.VARIANT},
-    sides=rules.PIECES,
     kind=GameType(shape=lambda variant: (variant.rows, variant.columns)),
-    start=rules.start,
-    legal_moves=rules.legal_moves,
-    play=rules.play,
-    result=rules.result,
+    rules=rules.RULES,
     student=Student(
         files=("minimax.py", "board.py", "tictactoe.py", "connectfour.py"),
         driver=_HERE / "driver.py",
@@ -86,10 +83,8 @@ PACK: GamePack[rules.Position, int, rules.Variant] = GamePack(
     probes=probe_positions,
     opponents=OPPONENTS,
     move_name=lambda column: f"column {column}",
-    cells=c4.cells,
-    colours=c4.COLOURS,
-    marks=view.marks,
-    clicks=view.clicks,
+    # the board in the book's letters and colours; Connect Four's marks and clicks
+    drawing=dataclasses.replace(view.DRAWING, cells=c4.cells, colours=c4.COLOURS),
     goal="line",
     passed="board",
     copy_advice="copy the position and change the copy",

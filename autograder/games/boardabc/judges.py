@@ -86,10 +86,12 @@ def buildable(judge: Judge) -> Judge:
 
 
 def near(judge: Judge) -> Judge:
-    """``judge`` whose faults are near misses: one of many positions asked of the same rule."""
+    """``judge`` of a reply the driver could answer (else its error is the fault), whose faults
+    are near misses: one of many positions asked of the same rule."""
 
     def judged(reply: Mapping[str, Any]) -> str | Verdict | Noted | None:
-        verdict = judge(reply)
+        problem = error(reply)
+        verdict = judge(reply) if problem is None else problem
         if isinstance(verdict, str):
             return Verdict(verdict, share=NEAR_MISS)
         return verdict
@@ -99,8 +101,6 @@ def near(judge: Judge) -> Judge:
 
 def moves_judge(name: str, expected: list[int], won: bool) -> Judge:
     def judge(reply: Mapping[str, Any]) -> str | None:
-        if (problem := error(reply)) is not None:
-            return problem
         raw = reply.get("value")
         if not isinstance(raw, list | tuple):
             return f"legal_moves should be a list of {name}, got {shown(raw)}"
@@ -117,8 +117,6 @@ def moves_judge(name: str, expected: list[int], won: bool) -> Judge:
 
 def flag_judge(name: str, expected: bool, why: str) -> Judge:
     def judge(reply: Mapping[str, Any]) -> str | None:
-        if (problem := error(reply)) is not None:
-            return problem
         raw = reply.get("value")
         if not isinstance(raw, bool | int):
             return f"{name} should be True or False, got {shown(raw)}"
@@ -131,8 +129,6 @@ def flag_judge(name: str, expected: bool, why: str) -> Judge:
 
 def turn_judge(expected: str) -> Judge:
     def judge(reply: Mapping[str, Any]) -> str | None:
-        if (problem := error(reply)) is not None:
-            return problem
         if reply.get("piece") == expected:
             return None
         return f"turn is {str(reply.get('shown'))[:80]}; {expected} is to move"
@@ -142,8 +138,6 @@ def turn_judge(expected: str) -> Judge:
 
 def move_judge(location: int, cells: Any, turn: str) -> Judge:
     def judge(reply: Mapping[str, Any]) -> str | None:
-        if (problem := error(reply)) is not None:
-            return problem
         if reply.get("same"):
             return f"move({location}) returned the board it was called on; return a new board"
         if reply.get("changed"):

@@ -13,12 +13,11 @@ Red moves first. A move is a column index, 0 at the left.
 
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from autograder.games import pack
-from autograder.games.grid import EMPTY, BoardError, read_grid
+from autograder.games.grid import EMPTY, BoardError, grid_text, read_grid, text_grid
 from autograder.games.pack import (
     IllegalMoveError,
     MalformedMoveError,
@@ -32,6 +31,7 @@ __all__ = [
     "RED",
     "YELLOW",
     "PIECES",
+    "RULES",
     "Variant",
     "Position",
     "MoveError",
@@ -231,14 +231,8 @@ def perft(pos: Position, depth: int) -> int:
     return sum(perft(play(pos, c), depth - 1) for c in legal_moves(pos))
 
 
-def random_position(variant: Variant, rng: random.Random, plies: int) -> Position | None:
-    """The position after ``plies`` random moves, or None when the game ended before."""
-    pos = start(variant)
-    for _ in range(plies):
-        if result(pos) is not None:
-            return None
-        pos = play(pos, rng.choice(legal_moves(pos)))
-    return None if result(pos) is not None else pos
+RULES: pack.Rules[Position, int, Variant] = pack.Rules(PIECES, start, legal_moves, play, result)
+random_position = RULES.random_position  # ``plies`` random moves from the start, or None
 
 
 # ---- the student's move ------------------------------------------------------------------------
@@ -332,9 +326,7 @@ def render(pos: Position) -> str:
 
 def position_text(pos: Position) -> str:
     """One line: the rows top first, '.' for empty, '/' between rows."""
-    return "/".join(
-        "".join(cell if cell != EMPTY else "." for cell in row) for row in to_board(pos)
-    )
+    return grid_text(to_board(pos))
 
 
 def parse_position(text: str, variant: Variant | str) -> Position:
@@ -345,5 +337,4 @@ def parse_position(text: str, variant: Variant | str) -> Position:
     from autograder.games.connect4.variants import find_variant
 
     found = find_variant(variant) if isinstance(variant, str) else variant
-    board = [[EMPTY if ch == "." else ch for ch in row] for row in text.strip().split("/")]
-    return from_board(board, found)
+    return from_board(text_grid(text.strip()), found)

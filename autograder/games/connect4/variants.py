@@ -11,25 +11,22 @@ from __future__ import annotations
 import re
 
 from autograder.games.connect4.rules import Variant
-from autograder.games.pack import UnknownAssignmentError, named
+from autograder.games.pack import UnknownAssignmentError, by_name, named
 
 __all__ = ["VARIANTS", "find_variant", "parse_variant"]
 
-VARIANTS: dict[str, Variant] = {
-    v.name: v
-    for v in (
-        Variant(
-            "connect4",
-            7,
-            6,
-            aliases=("connect-four", "c4"),
-            description="7 columns by 6 rows, four in a line wins (the standard board)",
-        ),
-        Variant("connect4-8x6", 8, 6),
-        Variant("connect4-5x4", 5, 4),
-        Variant("connect4-4x4", 4, 4),
-    )
-}
+VARIANTS: dict[str, Variant] = by_name(
+    Variant(
+        "connect4",
+        7,
+        6,
+        aliases=("connect-four", "c4"),
+        description="7 columns by 6 rows, four in a line wins (the standard board)",
+    ),
+    Variant("connect4-8x6", 8, 6),
+    Variant("connect4-5x4", 5, 4),
+    Variant("connect4-4x4", 4, 4),
+)
 _SIZED = re.compile(r"connect4-(\d+)x(\d+)")
 _SIDE = range(4, 11)
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from autograder.games.connect4.rules import Position, is_legal, to_board
-from autograder.games.pack import index_or_none
+from autograder.games.pack import Drawing, index_or_none
 
-__all__ = ["COLOURS", "cells", "marks", "clicks"]
+__all__ = ["COLOURS", "DRAWING", "cells", "marks", "clicks"]
 
 COLOURS = {"r": "#cf222e", "y": "#d4a72c"}
 
@@ -33,3 +33,6 @@ def marks(pos: Position, raw: Any) -> list[tuple[int, int, str]]:
 def clicks(pos: Position, chosen: list[tuple[int, int]]) -> Any | None:
     """A click anywhere in a column drops into it."""
     return chosen[-1][1] if chosen else None
+
+
+DRAWING: Drawing[Position] = Drawing(cells, COLOURS, marks, clicks)

@@ -22,17 +22,17 @@ and the search can hash them. A move is the pit's index, an int.
 
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass, field
 from typing import Any
 
 from autograder.games.pack import (
-    DRAW,
     IllegalMoveError,
     MalformedMoveError,
     MoveError,
     Outcome,
+    Rules,
     plain_int,
+    result_of,
     whole_number,
 )
 
@@ -40,6 +40,7 @@ __all__ = [
     "SOUTH",
     "NORTH",
     "PIECES",
+    "RULES",
     "Variant",
     "Position",
     "MoveError",
@@ -160,10 +161,7 @@ def _over(pos: Position) -> bool:
 def result(pos: Position) -> str | None:
     """The side with more seeds once the side to move has none in its pits, DRAW when equal,
     None while the game goes on."""
-    if not _over(pos):
-        return None
-    south, north = stores(pos)
-    return DRAW if south == north else SOUTH if south > north else NORTH
+    return result_of(outcome(pos))
 
 
 def outcome(pos: Position) -> Outcome | None:
@@ -178,14 +176,8 @@ def outcome(pos: Position) -> Outcome | None:
     )
 
 
-def random_position(variant: Variant, rng: random.Random, plies: int) -> Position | None:
-    """The position after ``plies`` random moves, or None when the game ended before."""
-    pos = start(variant)
-    for _ in range(plies):
-        if result(pos) is not None:
-            return None
-        pos = play(pos, rng.choice(legal_moves(pos)))
-    return None if result(pos) is not None else pos
+RULES: Rules[Position, int, Variant] = Rules(PIECES, start, legal_moves, play, result)
+random_position = RULES.random_position  # ``plies`` random moves from the start, or None
 
 
 # ---- the student's move ------------------------------------------------------------------------

@@ -8,20 +8,18 @@ games). A variant is data: a course adds one with a line here.
 from __future__ import annotations
 
 from autograder.games.kalah.rules import Variant
+from autograder.games.pack import by_name
 
 __all__ = ["VARIANTS"]
 
-VARIANTS: dict[str, Variant] = {
-    v.name: v
-    for v in (
-        Variant(
-            "kalah",
-            6,
-            4,
-            "6 pits a side, 4 seeds in each (the common game): an extra turn, captures",
-            aliases=("mancala", "kalah-6x4"),
-        ),
-        Variant("kalah-6x3", 6, 3),
-        Variant("kalah-4x4", 4, 4),
-    )
-}
+VARIANTS: dict[str, Variant] = by_name(
+    Variant(
+        "kalah",
+        6,
+        4,
+        "6 pits a side, 4 seeds in each (the common game): an extra turn, captures",
+        aliases=("mancala", "kalah-6x4"),
+    ),
+    Variant("kalah-6x3", 6, 3),
+    Variant("kalah-4x4", 4, 4),
+)

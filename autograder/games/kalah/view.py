@@ -10,9 +10,9 @@ from __future__ import annotations
 from typing import Any
 
 from autograder.games.kalah.rules import NORTH, PIECES, SOUTH, Position, sow
-from autograder.games.pack import index_or_none
+from autograder.games.pack import Drawing, index_or_none
 
-__all__ = ["COLOURS", "cells", "marks", "clicks"]
+__all__ = ["COLOURS", "DRAWING", "cells", "marks", "clicks"]
 
 COLOURS = {SOUTH: "#0969da", NORTH: "#cf222e"}  # a side's colour, for the play page's names
 _NONE = " "  # a cell of the drawing that is no pit
@@ -53,3 +53,6 @@ def clicks(pos: Position, chosen: list[tuple[int, int]]) -> Any | None:
         return None
     col, pits = chosen[-1][1], pos.variant.pits
     return col - 1 if pos.turn == SOUTH else pits - col
+
+
+DRAWING: Drawing[Position] = Drawing(cells, COLOURS, marks, clicks)

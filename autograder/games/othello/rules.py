@@ -18,18 +18,18 @@ The student's board (``to_board``) is the course's: a list of ``size`` rows, eac
 from __future__ import annotations
 
 import operator
-import random
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
 from autograder.games import pack
-from autograder.games.grid import EMPTY, BoardError, read_grid
+from autograder.games.grid import EMPTY, BoardError, grid_text, read_grid, text_grid
 from autograder.games.pack import IllegalMoveError, MalformedMoveError, MoveError, Outcome, shown
 
 __all__ = [
     "BLACK",
     "WHITE",
     "PIECES",
+    "RULES",
     "PASS",
     "Variant",
     "Position",
@@ -238,10 +238,7 @@ def outcome(pos: Position) -> Outcome | None:
 def result(pos: Position) -> str | None:
     """The side with more discs once neither can move, ``pack.DRAW`` for equal counts, None
     while the game goes on."""
-    ended = outcome(pos)
-    if ended is None:
-        return None
-    return ended.winner or pack.DRAW
+    return pack.result_of(outcome(pos))
 
 
 def perft(pos: Position, depth: int) -> int:
@@ -255,16 +252,8 @@ def perft(pos: Position, depth: int) -> int:
     return sum(perft(play(pos, move), depth - 1) for move in moves)
 
 
-def random_position(variant: Variant, rng: random.Random, plies: int) -> Position | None:
-    """The position after ``plies`` random moves (passes among them), or None when the game
-    ended before."""
-    pos = start(variant)
-    for _ in range(plies):
-        moves = legal_moves(pos)
-        if not moves:
-            return None
-        pos = play(pos, rng.choice(moves))
-    return None if is_over(pos) else pos
+RULES: pack.Rules[Position, Move, Variant] = pack.Rules(PIECES, start, legal_moves, play, result)
+random_position = RULES.random_position  # ``plies`` random moves (passes too), or None
 
 
 # ---- the student's move ------------------------------------------------------------------------
@@ -364,8 +353,7 @@ def render(pos: Position) -> str:
 
 def position_text(pos: Position) -> str:
     """One line: the rows top first, '.' for empty, '/' between rows, then the side to move."""
-    rows = "/".join("".join(c if c != EMPTY else "." for c in row) for row in to_board(pos))
-    return f"{rows} {pos.turn}"
+    return f"{grid_text(to_board(pos))} {pos.turn}"
 
 
 def parse_position(text: str, variant: Variant | str) -> Position:
@@ -379,5 +367,4 @@ def parse_position(text: str, variant: Variant | str) -> Position:
     rows, _, turn = text.strip().partition(" ")
     if turn not in PIECES:
         raise BoardError(f"the side to move is {BLACK!r} or {WHITE!r}, got {turn!r}")
-    board = [[EMPTY if ch == "." else ch for ch in row] for row in rows.split("/")]
-    return from_board(board, found, turn)
+    return from_board(text_grid(rows), found, turn)

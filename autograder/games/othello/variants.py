@@ -4,23 +4,20 @@
 from __future__ import annotations
 
 from autograder.games.othello.rules import Variant
-from autograder.games.pack import UnknownAssignmentError, named
+from autograder.games.pack import UnknownAssignmentError, by_name, named
 
 __all__ = ["VARIANTS", "find_variant"]
 
-VARIANTS: dict[str, Variant] = {
-    v.name: v
-    for v in (
-        Variant(
-            "othello",
-            6,
-            aliases=("othello-6x6", "reversi"),
-            description="6×6 board, most discs wins (the homework's board)",
-        ),
-        Variant("othello-8x8", 8, description="8×8 board, most discs wins (the standard game)"),
-        Variant("othello-4x4", 4),
-    )
-}
+VARIANTS: dict[str, Variant] = by_name(
+    Variant(
+        "othello",
+        6,
+        aliases=("othello-6x6", "reversi"),
+        description="6×6 board, most discs wins (the homework's board)",
+    ),
+    Variant("othello-8x8", 8, description="8×8 board, most discs wins (the standard game)"),
+    Variant("othello-4x4", 4),
+)
 
 
 def find_variant(name: str) -> Variant:

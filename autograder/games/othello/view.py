@@ -6,8 +6,9 @@ import operator
 from typing import Any
 
 from autograder.games.othello.rules import Position, legal_moves, to_board
+from autograder.games.pack import Drawing
 
-__all__ = ["COLOURS", "cells", "marks", "clicks"]
+__all__ = ["COLOURS", "DRAWING", "cells", "marks", "clicks"]
 
 COLOURS = {"b": "#24292f", "w": "#ffffff"}
 
@@ -32,3 +33,6 @@ def marks(pos: Position, raw: Any) -> list[tuple[int, int, str]]:
 def clicks(pos: Position, chosen: list[tuple[int, int]]) -> Any | None:
     """A click on a square plays it."""
     return tuple(chosen[-1]) if chosen else None
+
+
+DRAWING: Drawing[Position] = Drawing(cells, COLOURS, marks, clicks)

@@ -9,20 +9,13 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping
 
-from autograder.games.teeko.rules import Position, legal_moves, outcome, play, start
+from autograder.games.teeko.rules import RULES, Position
 from autograder.games.teeko.variants import Variant
 
 __all__ = ["random_position", "probe_positions"]
 
 
-def random_position(variant: Variant, rng: random.Random, plies: int) -> Position | None:
-    """The position after ``plies`` random moves from the start, or None if the game ended."""
-    pos = start(variant)
-    for _ in range(plies):
-        pos = play(pos, rng.choice(list(legal_moves(pos))))
-        if outcome(pos) is not None:
-            return None
-    return pos
+random_position = RULES.random_position  # ``plies`` random moves from the start, or None
 
 
 def probe_positions(variant: Variant, seed: int, counts: Mapping[str, int]) -> list[Position]:

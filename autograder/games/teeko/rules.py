@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any, NamedTuple
 
-from autograder.games.pack import IllegalMoveError, MalformedMoveError, MoveError, shown
+from autograder.games.pack import IllegalMoveError, MalformedMoveError, MoveError, Rules, shown
 from autograder.games.teeko.variants import Variant, find_variant
 
 __all__ = [
@@ -25,6 +25,7 @@ __all__ = [
     "RED",
     "EMPTY",
     "PIECES",
+    "RULES",
     "SIZE",
     "MARKERS",
     "SQUARES",
@@ -305,6 +306,10 @@ def outcome(pos: Position, plies: int = 0, ply_cap: int | None = None) -> Outcom
     if ply_cap is not None and plies >= ply_cap:
         return Outcome(Termination.PLY_CAP, None)
     return None
+
+
+# the rules as every game is played; the result is the winner (the ply cap is the referee's)
+RULES: Rules[Position, Move, Variant] = Rules(PIECES, start, legal_moves, play, winner)
 
 
 # ---- the student move format ------------------------------------------------------------------

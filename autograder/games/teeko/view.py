@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from autograder.games.pack import MoveError
+from autograder.games.pack import Drawing, MoveError
 from autograder.games.teeko.rules import SIZE, Position, is_drop_phase, read_student_move, to_board
 
-__all__ = ["COLOURS", "cells", "marks", "clicks"]
+__all__ = ["COLOURS", "DRAWING", "cells", "marks", "clicks"]
 
 COLOURS = {"b": "#24292f", "r": "#cf222e"}
 
@@ -53,3 +53,6 @@ def clicks(pos: Position, chosen: list[tuple[int, int]]) -> Any | None:
     if len(chosen) < 2:
         return None
     return [chosen[1], chosen[0]]
+
+
+DRAWING: Drawing[Position] = Drawing(cells, COLOURS, marks, clicks)

@@ -18,12 +18,13 @@ This module is pure Python and serves single lookups; the solver's vectorised tw
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from itertools import combinations
 from math import comb
 
 from autograder.games.teeko.solved.game import Game
 
-__all__ = ["Layout", "compress", "expand"]
+__all__ = ["Layout", "compress", "expand", "transform"]
 
 
 def compress(mask: int, removed: int) -> int:
@@ -36,15 +37,20 @@ def compress(mask: int, removed: int) -> int:
     return out
 
 
+def transform(mask: int, places: Sequence[int]) -> int:
+    """``mask`` with each square ``sq`` moved to ``places[sq]`` (a symmetry's permutation of
+    the board, or the free squares :func:`expand` renumbers back to)."""
+    out = 0
+    while mask:
+        low = mask & -mask
+        out |= 1 << places[low.bit_length() - 1]
+        mask ^= low
+    return out
+
+
 def expand(rel: int, removed: int, squares: int) -> int:
     """The inverse of :func:`compress`: squares of ``rel`` counted among those not removed."""
-    free = [sq for sq in range(squares) if not removed >> sq & 1]
-    out = 0
-    while rel:
-        low = rel & -rel
-        out |= 1 << free[low.bit_length() - 1]
-        rel ^= low
-    return out
+    return transform(rel, [sq for sq in range(squares) if not removed >> sq & 1])
 
 
 class Layout:

@@ -69,6 +69,7 @@ class Solver:
         self.game = game
         self.layout = Layout(game)
         self.folding = Folding(self.layout, symmetric)
+        self.vec = VectorLayout(self.layout, self.folding)  # their vectorised twin, for numpy
         self.chunk = chunk
         self.table: npt.NDArray[np.int8] = np.empty(0, dtype=np.int8)
         self.stats: dict[str, Any] = {}
@@ -77,20 +78,19 @@ class Solver:
         """Solve, reporting progress; afterwards ``table`` and ``stats`` are filled in."""
         started = time.perf_counter()
         layout, folding = self.layout, self.folding
-        vec = VectorLayout(layout, folding)
         k = layout.move_phase
         move = np.full(folding.sizes[k], UNKNOWN, dtype=np.int8)
         counts = np.zeros(folding.sizes[k], dtype=np.uint8)
         stats: dict[str, Any] = {"positions": layout.total, "levels": list(layout.sizes)}
-        yield from self._classify(vec, move, counts, stats)
+        yield from self._classify(move, counts, stats)
         stats["seconds_classify"] = round(time.perf_counter() - started, 1)
-        yield from self._retrograde(vec, move, counts, stats)
+        yield from self._retrograde(move, counts, stats)
         del counts
         stats["seconds_retrograde"] = round(time.perf_counter() - started, 1)
         table = np.full(folding.total, UNKNOWN, dtype=np.int8)
         table[folding.offsets[k] :] = move
         del move
-        yield from self._drop(vec, table, stats)
+        yield from self._drop(table, stats)
         stats["seconds"] = round(time.perf_counter() - started, 1)
         if (table == UNKNOWN).any():
             raise AssertionError("the solver left undecided positions")
@@ -100,15 +100,11 @@ class Solver:
     # ---- move phase ----------------------------------------------------------------------------
 
     def _classify(
-        self,
-        vec: VectorLayout,
-        move: npt.NDArray[np.int8],
-        counts: npt.NDArray[np.uint8],
-        stats: dict[str, Any],
+        self, move: npt.NDArray[np.int8], counts: npt.NDArray[np.uint8], stats: dict[str, Any]
     ) -> Iterator[Progress]:
         """Mark terminal positions (goals; no legal move) and count every stored position's
         moves; the figures count each row once per placement of its other side's orbit."""
-        m = self.game.markers
+        vec, m = self.vec, self.game.markers
         k = self.layout.move_phase
         total = len(move)
         stride = self.layout.stride[k]
@@ -140,11 +136,7 @@ class Solver:
         stats["blocked"] = blocked
 
     def _retrograde(
-        self,
-        vec: VectorLayout,
-        move: npt.NDArray[np.int8],
-        counts: npt.NDArray[np.uint8],
-        stats: dict[str, Any],
+        self, move: npt.NDArray[np.int8], counts: npt.NDArray[np.uint8], stats: dict[str, Any]
     ) -> Iterator[Progress]:
         """Work outward from the decided positions, one ply at a time.
 
@@ -153,7 +145,7 @@ class Solver:
         and a predecessor whose counter reaches 0 (every move hands the opponent a win, the
         slowest of them in d plies) is lost in d + 1. See the invariant in ``codes``.
         """
-        total = len(move)
+        vec, total = self.vec, len(move)
         # The frontier of each ply is what the ply before decided: kept, not found again by
         # scanning the whole move phase (two scans took 0.5 s a ply on a busy machine).
         frontier = {
@@ -219,11 +211,9 @@ class Solver:
 
     # ---- drop phase ----------------------------------------------------------------------------
 
-    def _drop(
-        self, vec: VectorLayout, table: npt.NDArray[np.int8], stats: dict[str, Any]
-    ) -> Iterator[Progress]:
+    def _drop(self, table: npt.NDArray[np.int8], stats: dict[str, Any]) -> Iterator[Progress]:
         """Fill the drop-phase levels from the fullest down: each is a minimax over its drops."""
-        layout = self.layout
+        layout, vec = self.layout, self.vec
         n = layout.squares
         # best[] orders a child's code as its parent sees it: the parent prefers a quick win,
         # then a slow one, a draw, a slow loss and lastly a quick loss. back[] undoes it.

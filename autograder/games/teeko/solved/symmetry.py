@@ -18,7 +18,7 @@ level: the rows of canonical placements of the other side, in colex order, each 
 from __future__ import annotations
 
 from autograder.games.teeko.solved.game import Game
-from autograder.games.teeko.solved.layout import Layout, compress, expand
+from autograder.games.teeko.solved.layout import Layout, compress, expand, transform
 
 __all__ = ["Folding", "symmetries", "transform"]
 
@@ -40,16 +40,6 @@ def _dihedral(size: int) -> list[Perm]:
                 perm.append(row * size + col)
             perms.append(tuple(perm))
     return perms
-
-
-def transform(mask: int, perm: Perm) -> int:
-    """``mask`` with each square ``sq`` moved to ``perm[sq]``."""
-    out = 0
-    while mask:
-        low = mask & -mask
-        out |= 1 << perm[low.bit_length() - 1]
-        mask ^= low
-    return out
 
 
 def symmetries(game: Game) -> list[Perm]:
