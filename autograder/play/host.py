@@ -82,6 +82,9 @@ class _Usage:
 
     cpu: float | None
     waits: dict[int, int] | None
+    # seconds from the thaw to the request: the threads the thaw wakes may wait for a CPU
+    # before the call's clock starts, and those waits are counted with the call's
+    lead: float = 0.0
 
 
 def _waited(before: dict[int, int], after: dict[int, int]) -> float:
@@ -290,12 +293,14 @@ class PlayerProcess:
     def _request(self, message: dict[str, Any], seconds: float, doing: str) -> Reply:
         if self.dead is not None:
             return self.dead
+        thawed = self._clock()
         usage = self._kept or _Usage(self._cpu(), self._waits())
         self._resume()
         if self._pump(0) and self._frames.buffer:
             return self._violation("a message before the request was sent", self._clock(), doing)
         self._token = secrets.token_hex(16)
         began = self._clock()
+        usage = replace(usage, lead=began - thawed)
         pending = memoryview(request_frame({**message, "id": self._token}))
         while pending:
             try:
@@ -342,7 +347,10 @@ class PlayerProcess:
 
     def _own(self, usage: _Usage, wall: float) -> tuple[float | None, float | None]:
         """(CPU seconds, own seconds) since ``usage``, each None where not measured: its own
-        time is the wall time less its waits for a CPU, and never less than its CPU time.
+        time is the wall time less its waits for a CPU, and never less than its CPU time. The
+        waits are read from the thaw, ``lead`` seconds before the call's clock starts; as much
+        of them may have passed before the request, so only the rest is taken from the call's
+        time, which can then come out longer than what it spent, never shorter.
         Read while the group is frozen, the figures are kept as the next call's start: they
         cannot change before it thaws."""
         cpu_now = self._cpu()
@@ -352,7 +360,8 @@ class PlayerProcess:
             self._kept = _Usage(cpu_now, waits)
         if cpu is None or waits is None or usage.waits is None:
             return cpu, None
-        return cpu, max(cpu, wall - _waited(usage.waits, waits))
+        within = max(0.0, _waited(usage.waits, waits) - usage.lead)  # at least this in the call
+        return cpu, max(cpu, wall - within)
 
     def _waits(self) -> dict[int, int] | None:
         return self._cgroup.waits() if self._cgroup is not None else None
