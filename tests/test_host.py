@@ -346,6 +346,38 @@ def test_a_starved_call_is_stopped_on_its_own_time_or_by_a_backstop_stretched_by
     assert reply.cpu_seconds == pytest.approx(wall / 5, abs=0.01)
 
 
+class _WokenByTheThaw(PlayerProcess):
+    """A call that slept 6 s of wall time with no CPU, whose thread waited ``wait`` seconds for
+    a CPU in all, since the thaw that came ``lead`` seconds before the request."""
+
+    def __init__(self, folder: Path, wait: float) -> None:
+        super().__init__(launch(folder, FAST, BARE))
+        self.wait = wait
+
+    def _cpu(self) -> float:
+        return 0.0
+
+    def _waits(self) -> dict[int, int]:
+        return {1: int(self.wait * 1e9)}
+
+
+@pytest.mark.parametrize(
+    ("wait", "lead", "own"),
+    [
+        pytest.param(0.3, 0.3, 6.0, id="every wait before the request: none taken off"),
+        pytest.param(0.5, 0.3, 5.8, id="0.2 s after the request: that taken off"),
+        pytest.param(0.5, 0.0, 5.5, id="no lead: the whole wait taken off"),
+    ],
+)
+def test_a_wait_before_the_request_is_not_taken_off_the_calls_own_time(tmp_path, wait, lead, own):
+    """A busy machine's delay in waking the submission before its request is sent is not
+    the call's: taking it off would make a 6 s move look shorter than it was."""
+    proc = _WokenByTheThaw(tmp_path, wait)
+    cpu, measured = proc._own(_Usage(0.0, {1: 0}, lead), 6.0)
+    assert cpu == 0.0
+    assert measured == pytest.approx(own)
+
+
 def test_logging_with_its_callers_line_and_frames_work_as_in_plain_python(tmp_path):
     """logging finds its caller's file and line (``sys._getframe``), and a submission's own
     ``sys._getframe(1)`` and ``inspect.stack()`` work: nothing is refused inside the process."""
