@@ -91,8 +91,9 @@ def _waited(before: dict[int, int], after: dict[int, int]) -> float:
     """Seconds the thread that waited longest for a CPU waited between two looks. Not the sum:
     threads woken together (every thread is woken when the group is thawed) wait side by side,
     and one thread's wait is what held the call up; several computing threads are charged by
-    their CPU time anyway. A thread that ended meanwhile takes its wait with it. Either way the
-    submission's own time can only come out longer, never shorter, than what it spent."""
+    their CPU time anyway. A thread that ended meanwhile takes its wait with it, which can only
+    lengthen the own time; a thread that waited longest while another carried the call (a
+    computing thread beside one asleep) shortens it, by at most that wait."""
     return max((ns - before.get(tid, 0) for tid, ns in after.items()), default=0) / 1e9
 
 
@@ -350,7 +351,7 @@ class PlayerProcess:
         time is the wall time less its waits for a CPU, and never less than its CPU time. The
         waits are read from the thaw, ``lead`` seconds before the call's clock starts; as much
         of them may have passed before the request, so only the rest is taken from the call's
-        time, which can then come out longer than what it spent, never shorter.
+        time: a wait before the request never shortens it.
         Read while the group is frozen, the figures are kept as the next call's start: they
         cannot change before it thaws."""
         cpu_now = self._cpu()
