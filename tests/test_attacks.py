@@ -788,31 +788,35 @@ def _moves(out: Path, student: str) -> list[float]:
 
 
 @pytest.mark.slow
-@pytest.mark.serial  # compares move times alone and beside the thief
+@pytest.mark.serial  # compares move times beside a fair student and beside the thief
 @pytest.mark.timeout(1200)  # four batches: 291 s beside two CPU burners per core at load 23
 @needs_cgroups
 def test_a_cpu_thief_does_not_slow_the_student_graded_beside_it(arena: Arena) -> None:
-    """``--jobs 2``: the neighbour's slowest move, graded beside a submission that leaves three
-    busy processes in sessions of their own, is its slowest move graded alone, within 75%.
-    Unconfined, five busy processes share two cores and the neighbour's move takes about 2.5
-    times as long; the margin is for the rest of a shared CI machine (on a loaded machine the
-    two runs measured 0.57 s and 0.86 s). Its median move, steadier than the slowest, stays
-    within 25% (on a quiet machine three runs measured 0.81 to 1.00 times the median alone).
-    Both are its own time, as the rubric judges it (the records' moves carry that time), and
-    each side is graded twice, alone, beside, beside, alone, so that both meet the same
-    machine: beside two CPU burners per core and other work, the same steady move's own time
-    drifted from 0.17 s to 0.23 s between two runs a minute apart, one of each."""
+    """``--jobs 2``: a submission that leaves three busy processes in sessions of their own
+    slows the neighbour graded beside it no more than a fair one that leaves a single busy
+    process, which takes the one core its cgroup may use. Without cgroups the thief's three
+    busy processes and the neighbour share two cores, and its median move took 1.6 times as
+    long beside the thief as beside the fair one (0.42 s against 0.26 s).
+
+    The yardstick is the fair neighbour, not the neighbour graded alone: a busy core beside
+    it slows the same steady move even when no CPU is taken from it (two cores that are one
+    core's two hyperthreads share its caches and units; CI measured a median 0.18 s alone and
+    0.24 s beside the thief). Both are its own time, as the rubric judges it (the records'
+    moves carry that time), and each side is graded twice, fair, thief, thief, fair, so that
+    both meet the same machine. The slowest move stays within 75%, the median, steadier,
+    within 25%."""
     arena.settle()
     # its own marker: another run of this test on the machine has thieves of its own
     marker = f"teeko-attack-thief-{uuid.uuid4().hex[:8]}"
     ctx = arena.context(arena.base, arena.base, arena.base / "x.py", marker)
     thief = ctx.fill(ATTACKS["steals-cpu-with-busy-processes"].payload) + _STEADY
-    slowest: dict[str, list[float]] = {"alone": [], "beside": []}
-    moves: dict[str, list[float]] = {"alone": [], "beside": []}
-    for index, label in enumerate(("alone", "beside", "beside", "alone")):
-        students = {"neighbour": HONEST + _STEADY}
-        if label == "beside":
-            students["thief"] = thief
+    fair = thief.replace("for _ in range(3):", "for _ in range(1):", 1)
+    assert fair != thief
+    beside = {"fair": fair, "thief": thief}
+    slowest: dict[str, list[float]] = {"fair": [], "thief": []}
+    moves: dict[str, list[float]] = {"fair": [], "thief": []}
+    for index, label in enumerate(("fair", "thief", "thief", "fair")):
+        students = {"neighbour": HONEST + _STEADY, "other": beside[label]}
         folder = arena.base / "thief" / f"{label}{index}"
         folder.mkdir(parents=True)
         for student, source in students.items():
@@ -822,11 +826,13 @@ def test_a_cpu_thief_does_not_slow_the_student_graded_beside_it(arena: Arena) ->
         assert run.returncode == 0, run.stderr
         slowest[label].append(_slowest(out, "neighbour"))
         moves[label] += _moves(out, "neighbour")
-    alone, beside = max(slowest["alone"]), max(slowest["beside"])
-    assert beside <= alone * 1.75, f"alone {alone:.3f} s, beside the thief {beside:.3f} s"
-    typical_alone = statistics.median(moves["alone"])
-    typical_beside = statistics.median(moves["beside"])
-    assert typical_beside <= typical_alone * 1.25, (typical_alone, typical_beside)
+    fair_slowest, thief_slowest = max(slowest["fair"]), max(slowest["thief"])
+    assert thief_slowest <= fair_slowest * 1.75, (
+        f"beside a fair student {fair_slowest:.3f} s, beside the thief {thief_slowest:.3f} s"
+    )
+    typical_fair = statistics.median(moves["fair"])
+    typical_thief = statistics.median(moves["thief"])
+    assert typical_thief <= typical_fair * 1.25, (typical_fair, typical_thief)
     assert _survivors(marker) == []
 
 
