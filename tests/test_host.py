@@ -378,6 +378,37 @@ def test_a_wait_before_the_request_is_not_taken_off_the_calls_own_time(tmp_path,
     assert measured == pytest.approx(own)
 
 
+class _SlowToFreeze(PlayerProcess):
+    """A real child whose threads each wait ``wait`` seconds for a CPU as the freeze after each
+    reply wakes them: on a busy machine the freeze takes its time, after the call's clock
+    stopped."""
+
+    wait = 0.5
+    frozen_waits = 0
+
+    def _pause(self) -> None:
+        super()._pause()
+        self.frozen_waits += int(self.wait * 1e9)
+
+    def _waits(self) -> dict[int, int] | None:
+        found = super()._waits()
+        return None if found is None else {t: ns + self.frozen_waits for t, ns in found.items()}
+
+
+@needs_cgroups
+def test_a_wait_the_freeze_causes_after_the_reply_is_not_taken_off_the_calls_own_time(tmp_path):
+    """A 0.3 s sleep is 0.3 s of its own time, though the freeze after the reply held each of
+    its threads 0.5 s: that wait came after the call's clock stopped."""
+    source = _player("time.sleep(0.3)\nreturn [(0, 0)]", prelude="import time")
+    (tmp_path / "game.py").write_text(source)
+    with _SlowToFreeze(launch(tmp_path, FAST)) as proc:
+        reply = _constructed(proc).request({"op": "move"}, 2, "make_move")
+        again = proc.request({"op": "move"}, 2, "make_move")
+    for call in (reply, again):
+        assert call.ok and call.own_seconds is not None, call.detail
+        assert 0.29 <= call.own_seconds <= call.seconds
+
+
 def test_logging_with_its_callers_line_and_frames_work_as_in_plain_python(tmp_path):
     """logging finds its caller's file and line (``sys._getframe``), and a submission's own
     ``sys._getframe(1)`` and ``inspect.stack()`` work: nothing is refused inside the process."""

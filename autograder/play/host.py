@@ -346,12 +346,15 @@ class PlayerProcess:
             if not self._pump(min(look, backstop) - now):
                 return self._ended(doing, began)
 
-    def _own(self, usage: _Usage, wall: float) -> tuple[float | None, float | None]:
+    def _own(
+        self, usage: _Usage, wall: float, ended: dict[int, int] | None = None
+    ) -> tuple[float | None, float | None]:
         """(CPU seconds, own seconds) since ``usage``, each None where not measured: its own
         time is the wall time less its waits for a CPU, and never less than its CPU time. The
         waits are read from the thaw, ``lead`` seconds before the call's clock starts; as much
         of them may have passed before the request, so only the rest is taken from the call's
-        time: a wait before the request never shortens it.
+        time: a wait before the request never shortens it. They end at ``ended``, read when
+        the reply came: a thread the freeze woke waits after the call's clock stopped.
         Read while the group is frozen, the figures are kept as the next call's start: they
         cannot change before it thaws."""
         cpu_now = self._cpu()
@@ -359,6 +362,7 @@ class PlayerProcess:
         waits = self._waits()
         if self._frozen and cpu_now is not None and waits is not None:
             self._kept = _Usage(cpu_now, waits)
+        waits = waits if ended is None else ended
         if cpu is None or waits is None or usage.waits is None:
             return cpu, None
         within = max(0.0, _waited(usage.waits, waits) - usage.lead)  # at least this in the call
@@ -420,8 +424,9 @@ class PlayerProcess:
         self, message: dict[str, Any] | str, began: float, doing: str, usage: _Usage
     ) -> Reply:
         seconds = self._clock() - began
+        waits = self._waits()  # before the freeze, which makes each thread run (and wait) once
         self._pause()
-        cpu, own = self._own(usage, seconds)
+        cpu, own = self._own(usage, seconds, waits)
         if not isinstance(message, str) and message.get("id") != self._token:
             message = "a reply to another request (a forged or stray message)"
         if isinstance(message, str):
