@@ -34,7 +34,6 @@ sys.path.insert(0, str(ROOT))
 
 from autograder.games.connect4.rules import (  # noqa: E402
     RED,
-    MoveError,
     Position,
     Variant,
     format_problem,
@@ -48,7 +47,7 @@ from autograder.games.connect4.rules import (  # noqa: E402
     winner,
 )
 from autograder.games.connect4.variants import find_variant  # noqa: E402
-from autograder.games.pack import DRAW  # noqa: E402
+from autograder.games.pack import DRAW, MoveError  # noqa: E402
 
 
 def load_solution() -> ModuleType:

@@ -30,12 +30,11 @@ from types import ModuleType
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from autograder.games.pack import Opponent  # noqa: E402
-from autograder.games.teeko.opponents import minimax_opponent, random_opponent  # noqa: E402
+from autograder.games.pack import MoveError, Opponent  # noqa: E402
+from autograder.games.teeko.opponents import OPPONENTS as LADDER  # noqa: E402
 from autograder.games.teeko.rules import (  # noqa: E402
     BLACK,
     RED,
-    MoveError,
     format_problem,
     is_drop_phase,
     opponent,
@@ -59,10 +58,9 @@ def load_solution(variant: str) -> ModuleType:
     return module
 
 
-OPPONENTS: dict[str, Opponent] = {
-    "random": random_opponent,  # a uniformly random legal move
-    "minimax2": minimax_opponent(2),  # plain depth-2 minimax, open-goals heuristic, random ties
-}
+# the random player (a uniformly random legal move) and plain depth-2 minimax (random ties)
+OPPONENTS: dict[str, Opponent] = {name: LADDER[name][1] for name in ("random", "minimax2")}
+random_opponent = OPPONENTS["random"]
 
 _PERFECT: dict[str, Opponent] = {}
 

@@ -11,9 +11,6 @@ from autograder.games import find_assignment
 from autograder.games.connect4.rules import (
     RED,
     YELLOW,
-    BoardError,
-    IllegalMoveError,
-    MalformedMoveError,
     Position,
     Variant,
     format_problem,
@@ -34,7 +31,8 @@ from autograder.games.connect4.rules import (
     winning_moves,
 )
 from autograder.games.connect4.variants import VARIANTS, find_variant, parse_variant
-from autograder.games.pack import DRAW, UnknownAssignmentError
+from autograder.games.grid import BoardError
+from autograder.games.pack import DRAW, IllegalMoveError, MalformedMoveError, UnknownAssignmentError
 from autograder.play.protocol import decode, encode
 
 C4 = find_variant("connect4")

@@ -28,7 +28,6 @@ import pytest
 from autograder.games.connect4.rules import (
     RED,
     YELLOW,
-    IllegalMoveError,
     Position,
     format_problem,
     is_legal,
@@ -44,6 +43,7 @@ from autograder.games.connect4.rules import (
     winner,
 )
 from autograder.games.connect4.variants import Variant, find_variant
+from autograder.games.pack import IllegalMoveError
 
 ROOT = Path(__file__).resolve().parent.parent
 STARTER = ROOT / "starter" / "connect4" / "game.py"

@@ -8,15 +8,13 @@ import random
 import pytest
 
 from autograder.games import find_assignment
+from autograder.games.grid import BoardError
 from autograder.games.othello import PACK
 from autograder.games.othello.probes import probe_positions
 from autograder.games.othello.rules import (
     BLACK,
     PASS,
     WHITE,
-    BoardError,
-    IllegalMoveError,
-    MalformedMoveError,
     Position,
     format_problem,
     from_board,
@@ -35,7 +33,7 @@ from autograder.games.othello.rules import (
     to_board,
 )
 from autograder.games.othello.variants import find_variant
-from autograder.games.pack import DRAW, Outcome
+from autograder.games.pack import DRAW, IllegalMoveError, MalformedMoveError, Outcome
 
 STEPS = [(dr, dc) for dr in (-1, 0, 1) for dc in (-1, 0, 1) if dr or dc]
 

@@ -18,16 +18,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from autograder.games.pack import IllegalMoveError, MalformedMoveError, MoveError
 from autograder.games.teeko import rules
 from autograder.games.teeko.rules import (
     BB_NEIGHBOURS,
     BLACK,
     RED,
     BoardError,
-    IllegalMoveError,
-    MalformedMoveError,
     Move,
-    MoveError,
     Outcome,
     Position,
     Termination,

@@ -22,11 +22,11 @@ from typing import Any
 
 import pytest
 
+from autograder.games.pack import IllegalMoveError
 from autograder.games.teeko.probes import random_position
 from autograder.games.teeko.rules import (
     BLACK,
     RED,
-    IllegalMoveError,
     Move,
     Position,
     format_problem,

@@ -20,44 +20,9 @@ from autograder.games import pack
 from autograder.games.grid import EMPTY, BoardError, grid_text, read_grid, text_grid
 from autograder.games.pack import (
     IllegalMoveError,
-    MalformedMoveError,
-    MoveError,
     plain_int,
     whole_number,
 )
-
-__all__ = [
-    "EMPTY",
-    "RED",
-    "YELLOW",
-    "PIECES",
-    "RULES",
-    "Variant",
-    "Position",
-    "MoveError",
-    "MalformedMoveError",
-    "IllegalMoveError",
-    "BoardError",
-    "start",
-    "legal_moves",
-    "is_legal",
-    "play",
-    "winner",
-    "lines",
-    "result",
-    "is_full",
-    "opponent",
-    "read_student_move",
-    "format_problem",
-    "from_board",
-    "to_board",
-    "render",
-    "random_position",
-    "perft",
-    "winning_moves",
-    "position_text",
-    "parse_position",
-]
 
 RED, YELLOW = "r", "y"
 PIECES = (RED, YELLOW)  # red moves first

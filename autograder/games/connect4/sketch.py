@@ -19,9 +19,17 @@ from pathlib import Path
 from typing import Any
 
 from autograder.games.connect4 import rules
-from autograder.games.connect4.rules import IllegalMoveError, MalformedMoveError, Position
+from autograder.games.connect4.rules import Position
 from autograder.games.connect4.sketch_layout import LAYOUT
-from autograder.games.pack import Calls, Interface, Student
+from autograder.games.grid import EMPTY
+from autograder.games.pack import (
+    Calls,
+    IllegalMoveError,
+    Interface,
+    MalformedMoveError,
+    MoveError,
+    Student,
+)
 
 __all__ = ["INTERFACE", "FILES", "state", "render", "read_move", "format_problem", "missing"]
 
@@ -39,7 +47,7 @@ def state(pos: Position) -> list[list[str]]:
     ``'R'`` the other side, ``''`` empty."""
     mine = pos.turn
     return [
-        ["" if cell == rules.EMPTY else "Y" if cell == mine else "R" for cell in row]
+        ["" if cell == EMPTY else "Y" if cell == mine else "R" for cell in row]
         for row in rules.to_board(pos)
     ]
 
@@ -166,7 +174,7 @@ def _ends(raw: Any, pos: Position) -> bool:
     an unreadable move ends nothing."""
     try:
         return rules.result(rules.play(pos, read_move(raw, pos))) is not None
-    except rules.MoveError:
+    except MoveError:
         return False
 
 

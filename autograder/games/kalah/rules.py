@@ -27,40 +27,12 @@ from typing import Any
 
 from autograder.games.pack import (
     IllegalMoveError,
-    MalformedMoveError,
-    MoveError,
     Outcome,
     Rules,
     plain_int,
     result_of,
     whole_number,
 )
-
-__all__ = [
-    "SOUTH",
-    "NORTH",
-    "PIECES",
-    "RULES",
-    "Variant",
-    "Position",
-    "MoveError",
-    "MalformedMoveError",
-    "IllegalMoveError",
-    "opponent",
-    "start",
-    "legal_moves",
-    "play",
-    "sow",
-    "result",
-    "outcome",
-    "stores",
-    "random_position",
-    "read_student_move",
-    "format_problem",
-    "to_board",
-    "from_board",
-    "render",
-]
 
 SOUTH, NORTH = "S", "N"
 PIECES = (SOUTH, NORTH)  # south moves first

@@ -23,40 +23,7 @@ from typing import Any, NamedTuple
 
 from autograder.games import pack
 from autograder.games.grid import EMPTY, BoardError, grid_text, read_grid, text_grid
-from autograder.games.pack import IllegalMoveError, MalformedMoveError, MoveError, Outcome, shown
-
-__all__ = [
-    "BLACK",
-    "WHITE",
-    "PIECES",
-    "RULES",
-    "PASS",
-    "Variant",
-    "Position",
-    "Move",
-    "MoveError",
-    "MalformedMoveError",
-    "IllegalMoveError",
-    "BoardError",
-    "start",
-    "opponent",
-    "moves_mask",
-    "legal_moves",
-    "must_pass",
-    "is_over",
-    "play",
-    "result",
-    "outcome",
-    "read_student_move",
-    "format_problem",
-    "from_board",
-    "to_board",
-    "render",
-    "random_position",
-    "perft",
-    "position_text",
-    "parse_position",
-]
+from autograder.games.pack import IllegalMoveError, MalformedMoveError, Outcome, shown
 
 BLACK, WHITE = "b", "w"
 PIECES = (BLACK, WHITE)  # black moves first

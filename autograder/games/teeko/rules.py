@@ -17,54 +17,8 @@ from dataclasses import dataclass
 from enum import Enum
 from typing import Any, NamedTuple
 
-from autograder.games.pack import IllegalMoveError, MalformedMoveError, MoveError, Rules, shown
+from autograder.games.pack import IllegalMoveError, MalformedMoveError, Rules, shown
 from autograder.games.teeko.variants import Variant, find_variant
-
-__all__ = [
-    "BLACK",
-    "RED",
-    "EMPTY",
-    "PIECES",
-    "RULES",
-    "SIZE",
-    "MARKERS",
-    "SQUARES",
-    "BB_ALL",
-    "BB_SQUARES",
-    "BB_NEIGHBOURS",
-    "square",
-    "square_row",
-    "square_col",
-    "square_name",
-    "parse_square",
-    "count",
-    "opponent",
-    "Move",
-    "Position",
-    "Termination",
-    "Outcome",
-    "MoveError",
-    "MalformedMoveError",
-    "IllegalMoveError",
-    "BoardError",
-    "start",
-    "is_drop_phase",
-    "phase",
-    "legal_moves",
-    "is_legal",
-    "check_move",
-    "play",
-    "has_goal",
-    "winner",
-    "outcome",
-    "read_student_move",
-    "format_problem",
-    "from_board",
-    "to_board",
-    "render",
-    "parse_position",
-    "position_text",
-]
 
 # ---- board vocabulary -------------------------------------------------------------------------
 
