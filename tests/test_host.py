@@ -14,8 +14,9 @@ import pytest
 
 from autograder.games import grid_driver
 from autograder.play.child import CHANNEL_FDS
-from autograder.play.host import PlayerProcess, Status, _Usage
+from autograder.play.host import PlayerProcess, Status
 from autograder.play.launch import LIBRARY, Limits
+from autograder.play.own_time import Usage
 from autograder.play.sandbox import INSTALL_BWRAP, Protections, available
 from tests.conftest import launch
 
@@ -340,7 +341,7 @@ def test_a_starved_call_is_stopped_on_its_own_time_or_by_a_backstop_stretched_by
     15 s, so the call runs until its own time reaches the limit; where the load does not
     explain the wait, the backstop stops it at 3 s."""
     proc = _Starved(tmp_path, load)
-    reply = proc._await(0.0, 1.0, "make_move", _Usage(0.0, {1: 0}))
+    reply = proc._await(0.0, 1.0, "make_move", Usage(0.0, {1: 0}))
     assert reply.status is Status.TIMEOUT and reply.by_wall is by_wall, reply.detail
     assert reply.seconds == pytest.approx(wall, abs=0.02)
     assert reply.cpu_seconds == pytest.approx(wall / 5, abs=0.01)
@@ -373,7 +374,7 @@ def test_a_wait_before_the_request_is_not_taken_off_the_calls_own_time(tmp_path,
     """A busy machine's delay in waking the submission before its request is sent is not
     the call's: taking it off would make a 6 s move look shorter than it was."""
     proc = _WokenByTheThaw(tmp_path, wait)
-    cpu, measured = proc._own(_Usage(0.0, {1: 0}, lead), 6.0)
+    cpu, measured = proc._own(Usage(0.0, {1: 0}, lead), 6.0)
     assert cpu == 0.0
     assert measured == pytest.approx(own)
 

@@ -38,6 +38,7 @@ from autograder.play.busy import machine_load, sharing
 from autograder.play.cgroups import JOIN_FAILED, Cgroup
 from autograder.play.launch import Launch
 from autograder.play.output import Printed, drain
+from autograder.play.own_time import Usage, own_seconds
 from autograder.play.protocol import FrameReader, end_marker, request_frame
 from autograder.play.sandbox import descendants, next_uid, tree_cpu_seconds
 from autograder.play.streams import Reader, SelectReader, ThreadReader
@@ -73,28 +74,6 @@ class Reply(Timed):
     @property
     def ok(self) -> bool:
         return self.status is Status.OK
-
-
-@dataclass(frozen=True)
-class _Usage:
-    """What the submission had used when a call began: CPU seconds, and each thread's wait for
-    a CPU (nanoseconds by thread id); None where not measured."""
-
-    cpu: float | None
-    waits: dict[int, int] | None
-    # seconds from the thaw to the request: the threads the thaw wakes may wait for a CPU
-    # before the call's clock starts, and those waits are counted with the call's
-    lead: float = 0.0
-
-
-def _waited(before: dict[int, int], after: dict[int, int]) -> float:
-    """Seconds the thread that waited longest for a CPU waited between two looks. Not the sum:
-    threads woken together (every thread is woken when the group is thawed) wait side by side,
-    and one thread's wait is what held the call up; several computing threads are charged by
-    their CPU time anyway. A thread that ended meanwhile takes its wait with it, which can only
-    lengthen the own time; a thread that waited longest while another carried the call (a
-    computing thread beside one asleep) shortens it, by at most that wait."""
-    return max((ns - before.get(tid, 0) for tid, ns in after.items()), default=0) / 1e9
 
 
 def _signal_name(number: int) -> str:
@@ -134,7 +113,7 @@ class PlayerProcess:
         self.dead: Reply | None = None  # set once the process can answer no more
         self.on_started: Callable[[], None] | None = None  # called once start has its reply
         self._frozen = False  # the kernel said its group is frozen, and it was not thawed since
-        self._kept: _Usage | None = None  # its usage read while frozen: the next call's start
+        self._kept: Usage | None = None  # its usage read while frozen: the next call's start
 
     def __enter__(self) -> PlayerProcess:
         return self
@@ -295,7 +274,7 @@ class PlayerProcess:
         if self.dead is not None:
             return self.dead
         thawed = self._clock()
-        usage = self._kept or _Usage(self._cpu(), self._waits())
+        usage = self._kept or Usage(self._cpu(), self._waits())
         self._resume()
         if self._pump(0) and self._frames.buffer:
             return self._violation("a message before the request was sent", self._clock(), doing)
@@ -314,7 +293,7 @@ class PlayerProcess:
                 return self._ended(doing, began)
         return self._await(began, seconds, doing, usage)
 
-    def _await(self, began: float, seconds: float, doing: str, usage: _Usage) -> Reply:
+    def _await(self, began: float, seconds: float, doing: str, usage: Usage) -> Reply:
         """Wait for the reply. With an own clock the call is stopped when its own time passes
         ``seconds`` or its wall time the backstop; its own time never runs faster than the
         wall clock, so it is first looked at when the wall time reaches the limit. The backstop
@@ -347,7 +326,7 @@ class PlayerProcess:
                 return self._ended(doing, began)
 
     def _own(
-        self, usage: _Usage, wall: float, ended: dict[int, int] | None = None
+        self, usage: Usage, wall: float, ended: dict[int, int] | None = None
     ) -> tuple[float | None, float | None]:
         """(CPU seconds, own seconds) since ``usage``, each None where not measured: its own
         time is the wall time less its waits for a CPU, and never less than its CPU time. The
@@ -361,12 +340,11 @@ class PlayerProcess:
         cpu = cpu_now - usage.cpu if cpu_now is not None and usage.cpu is not None else None
         waits = self._waits()
         if self._frozen and cpu_now is not None and waits is not None:
-            self._kept = _Usage(cpu_now, waits)
+            self._kept = Usage(cpu_now, waits)
         waits = waits if ended is None else ended
         if cpu is None or waits is None or usage.waits is None:
             return cpu, None
-        within = max(0.0, _waited(usage.waits, waits) - usage.lead)  # at least this in the call
-        return cpu, max(cpu, wall - within)
+        return cpu, own_seconds(usage.waits, usage.lead, wall, cpu, waits)
 
     def _waits(self) -> dict[int, int] | None:
         return self._cgroup.waits() if self._cgroup is not None else None
@@ -421,7 +399,7 @@ class PlayerProcess:
         return self._printed.take(marker)
 
     def _answer(
-        self, message: dict[str, Any] | str, began: float, doing: str, usage: _Usage
+        self, message: dict[str, Any] | str, began: float, doing: str, usage: Usage
     ) -> Reply:
         seconds = self._clock() - began
         waits = self._waits()  # before the freeze, which makes each thread run (and wait) once
@@ -455,7 +433,7 @@ class PlayerProcess:
         began: float,
         seconds: float,
         doing: str,
-        usage: _Usage | None = None,
+        usage: Usage | None = None,
         backstop: float | None = 1.0,
     ) -> Reply:
         """Stop the call; ``backstop`` is how many times the limit the wall clock ran, or None
