@@ -100,6 +100,57 @@ def test_two_live_groups_are_pinned_to_different_cores(tmp_path):
     assert Cgroup(support, 1 << 26, 8).core == freed, "a freed core is the next one taken"
 
 
+def test_a_core_another_grader_on_the_machine_uses_is_not_taken_first(tmp_path):
+    """Each grader process counts its own groups; another run's folder beside ours (a second
+    ``grade``, a Dask worker process) is read, or both would pin to core 0."""
+    support = probe(*_v1_tree(tmp_path))
+    assert support is not None
+    if len(support.cores) < 2:
+        pytest.skip("needs two cores")
+    other = tmp_path / "cpuset" / "teeko-1" / "p0"
+    other.mkdir(parents=True)
+    (other / "cpuset.cpus").write_text(f"{support.cores[0]}\n")
+    idle = tmp_path / "cpuset" / "teeko-1" / "p1"  # started ahead, not pinned: every core
+    idle.mkdir()
+    (idle / "cpuset.cpus").write_text("0-1\n")
+    assert Cgroup(support, 1 << 26, 8).core == support.cores[1]
+
+
+_PIN_ELSEWHERE = """
+import sys, time
+from autograder.play.cgroups import Cgroup, probe
+group = Cgroup(probe(), 1 << 26, 8)
+print(group.core, flush=True)
+sys.stdin.read()
+group.remove()
+"""
+
+
+@needs_cgroups
+@pytest.mark.serial  # alone: another test's groups would change the count
+@pytest.mark.timeout(60)
+def test_two_grader_processes_pin_their_groups_to_different_cores():
+    assert REAL is not None
+    if len(REAL.cores) < 2:
+        pytest.skip("needs two cores")
+    graders, cores = [], []
+    try:
+        for _ in range(2):  # one after the other, each holding its group
+            grader = subprocess.Popen(
+                [sys.executable, "-c", _PIN_ELSEWHERE],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                text=True,
+            )
+            graders.append(grader)
+            assert grader.stdout is not None
+            cores.append(int(grader.stdout.readline()))
+        assert cores[0] != cores[1], "two graders on one machine both pinned to one core"
+    finally:
+        for grader in graders:
+            grader.communicate("", timeout=30)
+
+
 def test_a_mount_seen_from_inside_a_cgroup_namespace_is_mapped(tmp_path):
     folder = tmp_path / "docker" / "abc"
     mountinfo = f"30 23 0:26 /docker {tmp_path / 'docker'} rw - cgroup2 cgroup2 rw\n"

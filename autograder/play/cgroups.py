@@ -23,6 +23,7 @@ import signal
 import subprocess
 import threading
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -238,6 +239,44 @@ def probe(mountinfo: str | None = None, own: str | None = None) -> Support | Non
     return None
 
 
+@contextlib.contextmanager
+def _machine_lock(parent: Path) -> Iterator[None]:
+    """Held while a core is chosen, against the other grader runs on this machine that make
+    their folders beside ours (a second ``grade``, Dask workers in processes); a lock on the
+    folder itself, so that nothing is written outside the cgroup tree. Where it cannot be
+    taken, the choice goes on without it: the worst is two groups on one core."""
+    import fcntl  # here, not at the top: the kit is imported on Windows too, where it has none
+
+    try:
+        fd = os.open(parent, os.O_RDONLY)
+    except OSError:
+        yield
+        return
+    try:
+        with contextlib.suppress(OSError):
+            fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)  # closing releases the lock
+
+
+def _other_runs_cores(run: Path) -> collections.Counter[int]:
+    """Live groups per core in the other grader runs' folders beside ``run``: each process
+    counts its own groups, and without these two graders on one machine would both take the
+    first core and leave the others idle."""
+    users: collections.Counter[int] = collections.Counter()
+    with contextlib.suppress(OSError):
+        for other in run.parent.glob("teeko-*"):
+            if other == run:
+                continue
+            for cpus in other.glob("p*/cpuset.cpus"):
+                with contextlib.suppress(OSError):
+                    text = _read(cpus).strip()
+                    if text.isdigit():  # pinned: one core; an unpinned group names a range
+                        users[int(text)] += 1
+    return users
+
+
 def join_command(group: Cgroup) -> list[str]:
     """The prefix that runs a command inside ``group`` (exit status 97 if it cannot join)."""
     return ["/bin/sh", "-c", _JOIN, "teeko-join", *map(str, group.procs_files), "--"]
@@ -289,12 +328,13 @@ class Cgroup:
         :raises OSError: when the core cannot be set."""
         if not self.support.cores or self.core is not None:
             return
-        with _core_lock:
-            core = min(self.support.cores, key=lambda c: (_core_users[c], c))
-            _core_users[core] += 1
-        self.core = core
         folder = self._dir(_PINNING)
-        _write(folder / "cpuset.cpus", str(core))
+        with _core_lock, _machine_lock(folder.parent.parent):
+            users = _core_users + _other_runs_cores(folder.parent)
+            core = min(self.support.cores, key=lambda c: (users[c], c))
+            _core_users[core] += 1
+            self.core = core
+            _write(folder / "cpuset.cpus", str(core))
         if self.support.version == 1:
             _write(folder / "cpuset.mems", _read(folder.parent / "cpuset.mems"))
 
