@@ -6,10 +6,16 @@ key) with replacements made in its files, each of which must occur exactly once:
 the diff, in the case itself. ``notebook = true`` hands the base's script export in as a
 ``.ipynb`` (its ``# In[ ]:`` cells as the notebook's code cells). ``tests/test_fairness.py``
 grades every case; ``bench/fairness.py`` prints the table.
+
+A case that is also a student of an example class (``example``: the student's login, the
+class's pinned grades and the student's files) is graded there by ``tests/test_examples.py``,
+which pins its points per criterion; the test suite then checks that the files are the case's
+and the pinned points within its band, instead of grading the same code twice.
 """
 
 from __future__ import annotations
 
+import csv
 import json
 import shutil
 import tempfile
@@ -31,6 +37,15 @@ HOMEWORKS = tuple(sorted(p.name for p in DATA.iterdir() if (p / "cases.toml").is
 
 
 @dataclass(frozen=True)
+class Example:
+    """An example class's student whose submission is a case's, graded in that class."""
+
+    student: str  # the login in the pinned grades
+    grades: Path  # tests/data/<class>_example_grades.csv
+    files: tuple[Path, ...]  # the student's files as handed in, Canvas's prefix on each name
+
+
+@dataclass(frozen=True)
 class Case:
     """One submission with a known fault and the grades it deserves."""
 
@@ -44,6 +59,7 @@ class Case:
     notebook: bool = False
     seed: int = 0
     criteria: tuple[tuple[str, float, float], ...] = ()  # (criterion, least, most) besides
+    example: Example | None = None
 
     def build(self, folder: Path) -> Path:
         """The submission written into ``folder``: what is graded."""
@@ -103,9 +119,16 @@ def cases(homework: str) -> list[Case]:
                 item.get("notebook", False),
                 item.get("seed", 0),
                 tuple((k, float(v[0]), float(v[1])) for k, v in item.get("criteria", {}).items()),
+                _example(item.get("example")),
             )
         )
     return found
+
+
+def _example(item: dict[str, Any] | None) -> Example | None:
+    if item is None:
+        return None
+    return Example(item["student"], ROOT / item["grades"], tuple(ROOT / f for f in item["files"]))
 
 
 @dataclass(frozen=True)
@@ -149,6 +172,24 @@ def grade(case: Case) -> Graded:
         {c.id: c.points for c in criteria},
         {c.id: c.summary for c in criteria},
     )
+
+
+def pinned(case: Case) -> Graded:
+    """``case`` as its example class's pinned grades have it, once its files are shown to be
+    the example student's, each of them byte for byte."""
+    example = case.example
+    assert example is not None, f"{case.name}: no example student"
+    with tempfile.TemporaryDirectory(prefix="fairness-") as work:
+        made = case.build(Path(work) / "handed-in")
+        for handed in example.files:
+            name = handed.name.rsplit("_", 1)[-1]  # Canvas's prefix off
+            same = (made / name).read_bytes() == handed.read_bytes()
+            assert same, f"{case.name}: {handed.name} is not the case's {name}"
+    with example.grades.open(newline="") as handle:
+        row = next(r for r in csv.DictReader(handle) if r["student"] == example.student)
+    points = {k: float(v) for k, v in row.items() if k not in ("student", "score")}
+    summaries = {k: f"pinned in {example.grades.name}" for k in points}
+    return Graded(case, float(row["score"]), points, summaries)
 
 
 def grade_all(found: list[Case], jobs: int = 2) -> Iterator[Graded]:
