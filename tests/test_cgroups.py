@@ -107,12 +107,16 @@ def test_a_core_another_grader_on_the_machine_uses_is_not_taken_first(tmp_path):
     assert support is not None
     if len(support.cores) < 2:
         pytest.skip("needs two cores")
-    other = tmp_path / "cpuset" / "teeko-1" / "p0"
-    other.mkdir(parents=True)
-    (other / "cpuset.cpus").write_text(f"{support.cores[0]}\n")
-    idle = tmp_path / "cpuset" / "teeko-1" / "p1"  # started ahead, not pinned: every core
-    idle.mkdir()
-    (idle / "cpuset.cpus").write_text("0-1\n")
+    for name, cpus, procs in (
+        ("p0", f"{support.cores[0]}", "4321"),
+        ("p1", "0-1", "4322"),  # started ahead, not pinned yet: every core
+        ("p2", f"{support.cores[1]}", ""),  # its processes gone: left by a run killed
+        ("p3", f"{support.cores[1]}", ""),
+    ):
+        group = tmp_path / "cpuset" / "teeko-1" / name
+        group.mkdir(parents=True)
+        (group / "cpuset.cpus").write_text(cpus + "\n")
+        (group / "cgroup.procs").write_text(procs + "\n" if procs else "")
     assert Cgroup(support, 1 << 26, 8).core == support.cores[1]
 
 

@@ -272,7 +272,8 @@ def _other_runs_cores(run: Path) -> collections.Counter[int]:
             for cpus in other.glob("p*/cpuset.cpus"):
                 with contextlib.suppress(OSError):
                     text = _read(cpus).strip()
-                    if text.isdigit():  # pinned: one core; an unpinned group names a range
+                    live = _read(cpus.parent / "cgroup.procs").strip()  # left by a dead run: no
+                    if text.isdigit() and live:  # pinned: one core (unpinned: a range)
                         users[int(text)] += 1
     return users
 
