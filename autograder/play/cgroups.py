@@ -272,7 +272,7 @@ def _other_runs_cores(run: Path) -> collections.Counter[int]:
             for cpus in other.glob("p*/cpuset.cpus"):
                 with contextlib.suppress(OSError):
                     text = _read(cpus).strip()
-                    live = _read(cpus.parent / "cgroup.procs").strip()  # left by a dead run: no
+                    live = _read(cpus.parent / "cgroup.procs").strip()  # empty: a dead run's
                     if text.isdigit() and live:  # pinned: one core (unpinned: a range)
                         users[int(text)] += 1
     return users
