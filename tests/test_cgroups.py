@@ -107,16 +107,21 @@ def test_a_core_another_grader_on_the_machine_uses_is_not_taken_first(tmp_path):
     assert support is not None
     if len(support.cores) < 2:
         pytest.skip("needs two cores")
-    for name, cpus, procs in (
-        ("p0", f"{support.cores[0]}", "4321"),
-        ("p1", "0-1", "4322"),  # started ahead, not pinned yet: every core
-        ("p2", f"{support.cores[1]}", ""),  # its processes gone: left by a run killed
-        ("p3", f"{support.cores[1]}", ""),
+    gone = subprocess.run(
+        [sys.executable, "-c", "import os; print(os.getpid())"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    ).stdout.strip()
+    for run, name, cpus in (
+        ("teeko-1", "p0", f"{support.cores[0]}"),  # a live grader's (pid 1 is always there)
+        ("teeko-1", "p1", "0-1"),  # started ahead, not pinned yet: every core
+        (f"teeko-{gone}", "p0", f"{support.cores[1]}"),  # a grader that has died: not counted
+        (f"teeko-{gone}", "p1", f"{support.cores[1]}"),
     ):
-        group = tmp_path / "cpuset" / "teeko-1" / name
+        group = tmp_path / "cpuset" / run / name
         group.mkdir(parents=True)
         (group / "cpuset.cpus").write_text(cpus + "\n")
-        (group / "cgroup.procs").write_text(procs + "\n" if procs else "")
     assert Cgroup(support, 1 << 26, 8).core == support.cores[1]
 
 
@@ -137,6 +142,14 @@ def test_two_grader_processes_pin_their_groups_to_different_cores():
     assert REAL is not None
     if len(REAL.cores) < 2:
         pytest.skip("needs two cores")
+    run = REAL.folder("cpuset")
+    assert run is not None
+    everyone = run.parent / "teeko-nobody"  # counted from here, every run's groups are others'
+    deadline = time.monotonic() + 30  # a group the test before killed may still be emptying
+    while cgroups._other_runs_cores(everyone) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    held = cgroups._other_runs_cores(everyone)
+    assert not held, f"submissions of another grader still hold cores: {dict(held)}"
     graders, cores = [], []
     try:
         for _ in range(2):  # one after the other, each holding its group

@@ -267,15 +267,27 @@ def _other_runs_cores(run: Path) -> collections.Counter[int]:
     users: collections.Counter[int] = collections.Counter()
     with contextlib.suppress(OSError):
         for other in run.parent.glob("teeko-*"):
-            if other == run:
-                continue
+            if other == run or not _running(other.name.removeprefix("teeko-")):
+                continue  # a run whose grader died: its groups are empty, or emptying
             for cpus in other.glob("p*/cpuset.cpus"):
                 with contextlib.suppress(OSError):
                     text = _read(cpus).strip()
-                    live = _read(cpus.parent / "cgroup.procs").strip()  # empty: a dead run's
-                    if text.isdigit() and live:  # pinned: one core (unpinned: a range)
+                    if text.isdigit():  # pinned: one core (unpinned: a range)
                         users[int(text)] += 1
     return users
+
+
+def _running(pid: str) -> bool:
+    """Whether the process ``pid`` (a run folder's grader) is still there."""
+    if not pid.isdigit():
+        return False
+    try:
+        os.kill(int(pid), 0)
+    except PermissionError:
+        return True  # another user's
+    except OSError:
+        return False
+    return True
 
 
 def join_command(group: Cgroup) -> list[str]:
