@@ -123,6 +123,11 @@ def test_a_core_another_grader_on_the_machine_uses_is_not_taken_first(tmp_path):
         group.mkdir(parents=True)
         (group / "cpuset.cpus").write_text(cpus + "\n")
     assert Cgroup(support, 1 << 26, 8).core == support.cores[1]
+    going = Cgroup(support, 1 << 26, 8)  # core 0, beside the other run's
+    going.remove(seconds=0)  # its folder stays (a fake tree's files), as one still emptying
+    everyone = tmp_path / "cpuset" / "teeko-nobody"
+    counted = cgroups._other_runs_cores(everyone)
+    assert counted == {support.cores[0]: 1, support.cores[1]: 1}, "a group going still counts"
 
 
 _PIN_ELSEWHERE = """

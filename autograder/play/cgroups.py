@@ -351,6 +351,14 @@ class Cgroup:
         if self.support.version == 1:
             _write(folder / "cpuset.mems", _read(folder.parent / "cpuset.mems"))
 
+    def _unpin(self) -> None:
+        """Give the group every core again as it goes, so that other graders, which count
+        pinned groups, do not count one still emptying, or left behind."""
+        folder = self._dir(_PINNING)
+        whole = _read(folder.parent / "cpuset.cpus") if self.support.version == 1 else ""
+        with contextlib.suppress(OSError):
+            _write(folder / "cpuset.cpus", whole)
+
     def _dir(self, controller: str) -> Path:
         return self._dirs["" if self.support.version == 2 else controller]
 
@@ -473,6 +481,7 @@ class Cgroup:
             with _core_lock:
                 _core_users[self.core] -= 1
             self.core = None
+            self._unpin()
         deadline = time.monotonic() + seconds
         for folder in dict.fromkeys(self._dirs.values()):
             while True:
