@@ -186,7 +186,8 @@ def pinned(case: Case) -> Graded:
             same = (made / name).read_bytes() == handed.read_bytes()
             assert same, f"{case.name}: {handed.name} is not the case's {name}"
     with example.grades.open(newline="") as handle:
-        row = next(r for r in csv.DictReader(handle) if r["student"] == example.student)
+        row = next((r for r in csv.DictReader(handle) if r["student"] == example.student), None)
+    assert row is not None, f"{case.name}: {example.student} is not in {example.grades.name}"
     points = {k: float(v) for k, v in row.items() if k not in ("student", "score")}
     summaries = {k: f"pinned in {example.grades.name}" for k in points}
     return Graded(case, float(row["score"]), points, summaries)
