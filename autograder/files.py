@@ -160,7 +160,7 @@ def remove_stale_folders(parent: Path) -> None:
 
 def _remove_if_dead(path: Path) -> None:
     pid = path.name.rsplit(".", 3)[-3] if path.name.count(".") >= 3 else ""
-    if pid.isdigit() and not _alive(int(pid)):
+    if pid.isdigit() and not alive(int(pid)):
         shutil.rmtree(path, ignore_errors=True)
 
 
@@ -168,12 +168,13 @@ def remove_stale(path: Path) -> None:
     """Delete the temporary files of earlier writers of ``path`` whose process is gone."""
     for old in path.parent.glob(f".{path.name}.*.tmp"):
         pid = old.name.removeprefix(f".{path.name}.").split(".", 1)[0]
-        if pid.isdigit() and not _alive(int(pid)):
+        if pid.isdigit() and not alive(int(pid)):
             with contextlib.suppress(OSError):
                 old.unlink()
 
 
-def _alive(pid: int) -> bool:
+def alive(pid: int) -> bool:
+    """Whether process ``pid`` is still there (another user's counts: it cannot be signalled)."""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:

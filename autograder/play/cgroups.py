@@ -27,6 +27,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+from autograder.files import alive
+
 __all__ = ["Support", "Cgroup", "probe", "join_command", "CONTROLLERS"]
 
 CONTROLLERS = ("memory", "pids", "cpu", "freezer")  # what a submission's group must have
@@ -267,7 +269,7 @@ def _other_runs_cores(run: Path) -> collections.Counter[int]:
     users: collections.Counter[int] = collections.Counter()
     with contextlib.suppress(OSError):
         for other in run.parent.glob("teeko-*"):
-            if other == run or not _running(other.name.removeprefix("teeko-")):
+            if other == run or not _grader_alive(other):
                 continue  # a run whose grader died: its groups are empty, or emptying
             for cpus in other.glob("p*/cpuset.cpus"):
                 with contextlib.suppress(OSError):
@@ -277,17 +279,10 @@ def _other_runs_cores(run: Path) -> collections.Counter[int]:
     return users
 
 
-def _running(pid: str) -> bool:
-    """Whether the process ``pid`` (a run folder's grader) is still there."""
-    if not pid.isdigit():
-        return False
-    try:
-        os.kill(int(pid), 0)
-    except PermissionError:
-        return True  # another user's
-    except OSError:
-        return False
-    return True
+def _grader_alive(run: Path) -> bool:
+    """Whether the grader whose pid names the run folder ``run`` (``teeko-<pid>``) is there."""
+    pid = run.name.removeprefix("teeko-")
+    return pid.isdigit() and alive(int(pid))
 
 
 def join_command(group: Cgroup) -> list[str]:
