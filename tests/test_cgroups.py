@@ -101,8 +101,8 @@ def test_two_live_groups_are_pinned_to_different_cores(tmp_path):
 
 
 def test_a_core_another_grader_on_the_machine_uses_is_not_taken_first(tmp_path):
-    """Each grader process counts its own groups; another run's folder beside ours (a second
-    ``grade``, a Dask worker process) is read, or both would pin to core 0."""
+    """Another run's folder beside ours (a second ``grade``, a Dask worker process) is counted
+    with our own, or both graders would pin to core 0."""
     support = probe(*_v1_tree(tmp_path))
     assert support is not None
     if len(support.cores) < 2:
@@ -125,8 +125,7 @@ def test_a_core_another_grader_on_the_machine_uses_is_not_taken_first(tmp_path):
     assert Cgroup(support, 1 << 26, 8).core == support.cores[1]
     going = Cgroup(support, 1 << 26, 8)  # core 0, beside the other run's
     going.remove(seconds=0)  # its folder stays (a fake tree's files), as one still emptying
-    everyone = tmp_path / "cpuset" / "teeko-nobody"
-    counted = cgroups._other_runs_cores(everyone)
+    counted = cgroups._cores_in_use(tmp_path / "cpuset")
     assert counted == {support.cores[0]: 1, support.cores[1]: 1}, "a group going still counts"
 
 
@@ -149,11 +148,10 @@ def test_two_grader_processes_pin_their_groups_to_different_cores():
         pytest.skip("needs two cores")
     run = REAL.folder("cpuset")
     assert run is not None
-    everyone = run.parent / "teeko-nobody"  # counted from here, every run's groups are others'
     deadline = time.monotonic() + 30  # a group the test before killed may still be emptying
-    while cgroups._other_runs_cores(everyone) and time.monotonic() < deadline:
+    while cgroups._cores_in_use(run.parent) and time.monotonic() < deadline:
         time.sleep(0.05)
-    held = cgroups._other_runs_cores(everyone)
+    held = cgroups._cores_in_use(run.parent)
     assert not held, f"submissions of another grader still hold cores: {dict(held)}"
     graders, cores = [], []
     try:

@@ -37,8 +37,7 @@ _V2 = ("memory", "pids", "cpu")  # v2's freezer is built in (cgroup.freeze)
 _PINNING = "cpuset"  # used where it is there: one core per group
 _PERIOD_US = 100_000
 _names = itertools.count()
-_core_lock = threading.Lock()
-_core_users: collections.Counter[int] = collections.Counter()
+_core_lock = threading.Lock()  # the machine lock's fallback between one grader's threads
 # Joins the groups named before "--", then becomes the command after it: the submission's
 # processes are inside from their first instruction, without a preexec_fn in a threaded grader.
 _JOIN = 'while [ "$1" != -- ]; do echo $$ > "$1" || exit 97; shift; done; shift; exec "$@"'
@@ -262,16 +261,16 @@ def _machine_lock(parent: Path) -> Iterator[None]:
         os.close(fd)  # closing releases the lock
 
 
-def _other_runs_cores(run: Path) -> collections.Counter[int]:
-    """Live groups per core in the other grader runs' folders beside ``run``: each process
-    counts its own groups, and without these two graders on one machine would both take the
-    first core and leave the others idle."""
+def _cores_in_use(runs: Path) -> collections.Counter[int]:
+    """Live groups per core in every grader run's folder under ``runs``, this grader's own
+    among them: the folders are the one count, so two graders on one machine (a second
+    ``grade``, Dask workers in processes) do not both take the first core."""
     users: collections.Counter[int] = collections.Counter()
     with contextlib.suppress(OSError):
-        for other in run.parent.glob("teeko-*"):
-            if other == run or not _grader_alive(other):
+        for run in runs.glob("teeko-*"):
+            if not _grader_alive(run):
                 continue  # a run whose grader died: its groups are empty, or emptying
-            for cpus in other.glob("p*/cpuset.cpus"):
+            for cpus in run.glob("p*/cpuset.cpus"):
                 with contextlib.suppress(OSError):
                     text = _read(cpus).strip()
                     if text.isdigit():  # pinned: one core (unpinned: a range)
@@ -338,17 +337,16 @@ class Cgroup:
             return
         folder = self._dir(_PINNING)
         with _core_lock, _machine_lock(folder.parent.parent):
-            users = _core_users + _other_runs_cores(folder.parent)
+            users = _cores_in_use(folder.parent.parent)
             core = min(self.support.cores, key=lambda c: (users[c], c))
-            _core_users[core] += 1
             self.core = core
             _write(folder / "cpuset.cpus", str(core))
         if self.support.version == 1:
             _write(folder / "cpuset.mems", _read(folder.parent / "cpuset.mems"))
 
     def _unpin(self) -> None:
-        """Give the group every core again as it goes, so that other graders, which count
-        pinned groups, do not count one still emptying, or left behind."""
+        """Give the group every core again as it goes, so that the count of pinned groups
+        (``_cores_in_use``, every grader's) leaves out one still emptying, or left behind."""
         folder = self._dir(_PINNING)
         whole = _read(folder.parent / "cpuset.cpus") if self.support.version == 1 else ""
         with contextlib.suppress(OSError):
@@ -473,8 +471,6 @@ class Cgroup:
         """Kill what is left and remove the group's folders (they empty as processes die)."""
         self.kill()
         if self.core is not None:
-            with _core_lock:
-                _core_users[self.core] -= 1
             self.core = None
             self._unpin()
         deadline = time.monotonic() + seconds
