@@ -1816,7 +1816,7 @@ CLASS_ATTACKS: dict[str, ClassAttack] = {
         {"patelpriya_10006_500006_hw8_ppatel.zip": HONEST},
         {"10006": 100},
         {"10006": "patelpriya_10006_500006_hw8_ppatel.zip"},
-        "identity: 1 file names claim a netid (10006 claims ppatel); a name typed in a file "
+        "identity: 1 file name claims a netid (10006 claims ppatel); a name typed in a file "
         "proves nothing, so each row is named by its Canvas user id: give --roster (the Canvas "
         "gradebook export) to name the rows by login",
     ),

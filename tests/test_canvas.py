@@ -296,7 +296,7 @@ def test_a_file_name_naming_a_classmates_netid_is_not_followed(tmp_path):
     found = _collect(tmp_path, folder)
     assert [e.student for e in found.entries] == ["10006", "10009", "10011"]
     assert "which claims netid kim" in found.entries[2].note
-    assert found.warnings[-1].startswith("1 file names claim a netid (10011 claims kim);")
+    assert found.warnings[-1].startswith("1 file name claims a netid (10011 claims kim);")
 
 
 def test_an_emailed_file_naming_a_user_id_is_not_merged_into_that_user(tmp_path):
@@ -334,6 +334,19 @@ def test_with_a_roster_the_roster_names_each_canvas_user(tmp_path):
     assert found.warnings == (
         "Canvas user 10009 handed in hw8_ann.zip, which names ann; the roster's login for "
         "10009 is jdoe: graded as jdoe",
+    )
+
+
+def test_with_a_roster_a_claimed_netid_is_named_by_the_roster_or_the_canvas_id(tmp_path):
+    folder = tmp_path / "in"
+    _submission(folder / "smithann_10006_501_homework8.zip")
+    _submission(folder / "kowalskij_10007_502_hw8_jkowalski.zip")
+    found = _collect(tmp_path, folder, logins={"10006": "ann@wisc.edu"})
+    assert [e.student for e in found.entries] == ["10007", "ann"]
+    assert found.warnings[-1] == (
+        "1 file name claims a netid (10007 claims jkowalski); a name typed in a file proves "
+        "nothing, so each row is named by the roster's login for its Canvas user id (the id "
+        "itself where the roster has none)"
     )
 
 

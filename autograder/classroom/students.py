@@ -138,14 +138,16 @@ def _claim(
 def _claims_line(claims: list[str], roster: bool) -> str:
     listed = ", ".join(claims[:CLAIMS_SHOWN])
     more = f" and {len(claims) - CLAIMS_SHOWN} more" if len(claims) > CLAIMS_SHOWN else ""
-    advice = (
-        "those the roster does not know are named by Canvas user id"
+    named = (
+        "the roster's login for its Canvas user id (the id itself where the roster has none)"
         if roster
-        else "give --roster (the Canvas gradebook export) to name the rows by login"
+        else "its Canvas user id: give --roster (the Canvas gradebook export) to name the rows "
+        "by login"
     )
+    claim = "file name claims" if len(claims) == 1 else "file names claim"
     return (
-        f"{len(claims)} file names claim a netid ({listed}{more}); a name typed in a file "
-        f"proves nothing, so each row is named by its Canvas user id: {advice}"
+        f"{len(claims)} {claim} a netid ({listed}{more}); a name typed in a file proves "
+        f"nothing, so each row is named by {named}"
     )
 
 
