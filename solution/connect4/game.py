@@ -11,6 +11,7 @@ Standard library only.
 
 from __future__ import annotations
 
+import functools
 import random
 import sys
 import time
@@ -49,30 +50,24 @@ class _Geometry:
         self.rank = [0] * columns  # the centre column ranks highest
         for place, c in enumerate(self.order):
             self.rank[c] = columns - place
-        # Red, moving first, gets the cells of odd rows (1st, 3rd, ... counted from the bottom)
-        # when the game runs to the end column by column (yellow answering in the column red
-        # just played); yellow the even rows. On boards with an even number of rows this
-        # decides which threats win late in the game, by zugzwang (see _evaluate); with an odd
-        # number of rows it does not hold, and threats count the same on every row.
+        # Filled column by column to the end, red gets the odd rows (1st, 3rd, ... from the
+        # bottom), yellow the even ones: with an even number of rows this decides which threats
+        # win late, by zugzwang (_evaluate); with an odd number, threats count alike.
         self.zugzwang = rows % 2 == 0
         self.odd_rows = sum(
             1 << (c * height + r) for c in range(columns) for r in range(0, rows, 2)
         )
-        # (cells kept, shift): spreading a set of cells up its columns by doubling shifts,
-        # never past a column's top
+        # (cells kept, shift): spreads cells up their columns, never past a column's top
         self.spread = [
             (sum(((1 << (rows - k)) - 1) << c * height for c in range(columns)), k)
             for k in (1, 2, 4, 8)
             if k < rows
         ]
-        # A cell's weight is the number of lines of four through it; the search keeps the
-        # difference of the sums, so the weights are listed by bit.
+        # a cell's weight, by bit: the lines of four through it (the search sums them)
         self.weight = [0] * (columns * height)
         for bit, count in _lines_through(columns, rows).items():
             self.weight[bit] = count
-        self.weight_classes: dict[
-            int, int
-        ] = {}  # weight -> cells (for evaluating a board from scratch)
+        self.weight_classes: dict[int, int] = {}  # weight -> cells (a whole board's sum)
         for bit, count in enumerate(self.weight):
             if count:
                 self.weight_classes[count] = self.weight_classes.get(count, 0) | 1 << bit
@@ -104,14 +99,9 @@ def _lines_through(columns: int, rows: int) -> dict[int, int]:
     return counts
 
 
-_GEOMETRIES: dict[tuple[int, int], _Geometry] = {}
-
-
+@functools.cache
 def _geometry(columns: int, rows: int) -> _Geometry:
-    key = (columns, rows)
-    if key not in _GEOMETRIES:
-        _GEOMETRIES[key] = _Geometry(columns, rows)
-    return _GEOMETRIES[key]
+    return _Geometry(columns, rows)
 
 
 def _threats(discs: int, empty: int, height: int) -> int:
@@ -167,16 +157,11 @@ def _above(cells: int, g: _Geometry) -> int:
 
 
 def _evaluate(mine: int, theirs: int, possible: int, material: int, red: int, g: _Geometry) -> int:
-    """A score for the side to move (red when ``red``): ``material`` (the cell weights of its
-    discs minus the other side's), plus the threats of each side (``mine``, ``theirs``: the
-    empty cells that would complete a line), more for stacked threats, for threats right above
-    a column's next cell (``possible``) and, on boards with an even number of rows, for threats
-    of the side's own parity and for the side the zugzwang rules favour.
-
-    The zugzwang rules (from the parity of the rows, see _Geometry) count only a column's
-    lowest threats (one above the other side's threat is never reached): red wins if it has
-    more threats on odd rows than yellow has, else yellow wins if it has one on an even row.
-    The side to move has no move that wins at once (the search has checked)."""
+    """A score for the side to move (red when ``red``), which cannot win at once: ``material``
+    (its discs' cell weights minus the other side's), the threats of each side (``mine``,
+    ``theirs``), more when stacked or right above a column's next cell (``possible``) and, with
+    an even number of rows, by zugzwang (_Geometry): counting only a column's lowest threats,
+    red wins with more threats on odd rows than yellow, else yellow with one on an even row."""
     above = possible << 1
     score = (
         material
@@ -218,36 +203,30 @@ class _OutOfTime(Exception):
 
 
 def _to_table(score: int, ply: int) -> int:
-    """A score as stored: a win or loss counted in plies from the position, not the root."""
+    """A score as stored: a win or loss counted in plies from the position, not the root
+    (``-ply`` turns a stored score back into one from the root)."""
     return score + ply if score > MATE_BOUND else score - ply if score < -MATE_BOUND else score
 
 
-def _from_table(score: int, ply: int) -> int:
-    return score - ply if score > MATE_BOUND else score + ply if score < -MATE_BOUND else score
+def _known(entry: tuple[int, int, int, int], ply: int, alpha: int, beta: int) -> int | None:
+    """The score a table entry deep enough settles within (``alpha``, ``beta``), if any."""
+    _, flag, score, _ = entry
+    score = _to_table(score, -ply)
+    if flag == EXACT or (flag == LOWER and score >= beta) or (flag == UPPER and score <= alpha):
+        return score
+    return None
 
 
 class _Searcher:
     """Negamax with alpha-beta and a transposition table, for one move (fresh tables each
-    time, so the move depends only on the board and how deep the clock lets it go).
-
-    A node knows the threats of both sides (the parent computes them while ordering its
-    moves). It takes a win at once, answers the other side's immediate threat (two of them
-    lose), and never plays right under a cell where the other side would win; a node left with
-    a single move is searched one ply deeper. Moves are ordered by the table's move, then by
-    the number of threats they make, then the history of cut-offs, then centre first; all but
-    the first are tried with a null window (principal variation search), and those after the
-    first ``LATE`` that make no new threat one ply less deep first (late move reduction: only
-    a move that then looks better than the best so far is searched again at full depth).
-    Scores are from the side to move."""
+    time, so the move depends only on the board and how deep the clock lets it go). Scores
+    are from the side to move."""
 
     def __init__(self, g: _Geometry) -> None:
         self.g = g
         self.table: dict[int, tuple[int, int, int, int]] = {}
         self.history = [0] * (g.columns * g.height)
-        self.deadline = 0.0
-        self.nodes = 0
-        self.root_move = 0
-        self.red_root = 0
+        self.deadline, self.nodes, self.root_move, self.red_root = 0.0, 0, 0, 0
 
     def choose(self, cur: int, mask: int, red: bool, budget: float) -> tuple[int, int]:
         """The best move (a bit) found in ``budget`` seconds, and the deepest completed depth.
@@ -320,40 +299,54 @@ class _Searcher:
         if depth <= 0:
             return _evaluate(mine, theirs, possible, material, self.red_root ^ (ply & 1), g)
 
-        key = cur + mask
-        tt_move = 0
-        entry = self.table.get(key)
-        if entry is not None:
-            e_depth, flag, score, tt_move = entry
-            if ply and e_depth >= depth:
-                score = _from_table(score, ply)
-                if flag == EXACT:
-                    return score
-                if flag == LOWER and score >= beta:
-                    return score
-                if flag == UPPER and score <= alpha:
-                    return score
+        entry = self.table.get(cur + mask)
+        if entry is not None and ply and entry[0] >= depth:
+            known = _known(entry, ply, alpha, beta)
+            if known is not None:
+                return known
+        tt_move = 0 if entry is None else entry[3]
+        return self.expand(
+            cur, mask, mine, theirs, depth, alpha, beta, ply, material, moves, tt_move
+        )
 
-        height, empty, history, rank = g.height, g.full ^ mask, self.history, g.rank
+    def expand(
+        self,
+        cur: int,
+        mask: int,
+        mine: int,
+        theirs: int,
+        depth: int,
+        alpha: int,
+        beta: int,
+        ply: int,
+        material: int,
+        moves: int,
+        tt_move: int,
+    ) -> int:
+        """The score of a node from its ``moves``, the table's ``tt_move`` first (stored in the
+        table with the best move).
+
+        Moves are ordered by the table's move, then by the threats they make (the children's
+        ``theirs``), the history of cut-offs, centre first; all but the first are tried with
+        a null window (principal variation search), and those after the first ``LATE`` that
+        make no new threat one ply less deep first (late move reduction: only a move that then
+        looks better than the best so far is searched again at full depth)."""
+        g, history = self.g, self.history
+        empty = g.full ^ mask
         children = []
         for col in g.order:
             move = moves & g.column_masks[col]
             if move:
-                made = _threats(cur | move, empty ^ move, height)  # the mover's, after it
-                if move == tt_move:
-                    order = 1 << 60
-                else:
-                    index = move.bit_length() - 1
-                    order = made.bit_count() << 40 | history[index] << 4 | rank[col]
-                children.append((order, move, made))
-        if not single:
+                made = _threats(cur | move, empty ^ move, g.height)  # the mover's, after it
+                index = move.bit_length() - 1
+                order = made.bit_count() << 40 | history[index] << 4 | g.rank[col]
+                children.append((1 << 60 if move == tt_move else order, move, made))
+        if moves & (moves - 1):
             children.sort(reverse=True)
-        opp, weight = cur ^ mask, g.weight
-        best, best_move, alpha0 = -MATE, children[0][1], alpha
+        opp, best, best_move, alpha0 = cur ^ mask, -MATE, children[0][1], alpha
         for number, (_, move, made) in enumerate(children):
             index = move.bit_length() - 1
-            after, worth = mask | move, -(material + weight[index])
-            left = theirs & ~move
+            after, worth, left = mask | move, -(material + g.weight[index]), theirs & ~move
             if not number:  # the first move: a full window
                 score = -self.negamax(
                     opp, after, left, made, depth - 1, -beta, -alpha, ply + 1, worth
@@ -383,7 +376,7 @@ class _Searcher:
                         history[index] += depth * depth
                         break
         flag = UPPER if best <= alpha0 else LOWER if best >= beta else EXACT
-        self.table[key] = (depth, flag, _to_table(best, ply), best_move)
+        self.table[cur + mask] = (depth, flag, _to_table(best, ply), best_move)
         return best
 
 
@@ -457,10 +450,8 @@ class Connect4Player:
         return boards
 
     def game_value(self, state: list[list[str]]) -> int:
-        """1 if this player holds four in a line in ``state``, -1 if the opponent does, else 0.
-
-        Both at once happens in no real game; then the side that moved last (red when it has
-        more discs) is the winner, as in the rules engine."""
+        """1 if this player holds four in a line in ``state``, -1 if the opponent does, else 0;
+        both at once (no real game) goes to the side that moved last, as in the rules engine."""
         g, own, theirs = _read(state, self.my_piece, self.opp)
         mine, other = _has_line(own, g.height), _has_line(theirs, g.height)
         if mine and other:
@@ -523,15 +514,13 @@ class Connect4Player:
 
         :raises ValueError: saying why the column is not a legal move; the board is unchanged.
         """
-        columns = len(self.board[0])
+        columns, rows = len(self.board[0]), len(self.board)
         if isinstance(column, bool) or not isinstance(column, int):
             raise ValueError(f"a move is a column number, an int, got {column!r}")
         if not 0 <= column < columns:
             raise ValueError(f"column {column} is off the board: columns are 0-{columns - 1}")
         if _landing_row(self.board, column) is None:
-            raise ValueError(
-                f"column {column} is full: all {len(self.board)} of its rows hold a disc"
-            )
+            raise ValueError(f"column {column} is full: all {rows} of its rows hold a disc")
         self.place_piece(column, self.opp)
 
     def place_piece(self, column: int, piece: str) -> None:
@@ -606,8 +595,5 @@ def main(columns: int = COLUMNS, rows: int = ROWS) -> None:
 
 
 if __name__ == "__main__":
-    if len(sys.argv) > 1:  # a board size, like 8x6 (columns x rows)
-        size = sys.argv[1].lower().split("x")
-        main(int(size[0]), int(size[1]))
-    else:
-        main()
+    size = sys.argv[1].lower().split("x") if len(sys.argv) > 1 else [COLUMNS, ROWS]  # like 8x6
+    main(int(size[0]), int(size[1]))
