@@ -2,7 +2,7 @@
 
     python bench/corpus_batch.py [--rubric course|quick] [--jobs 2]
 
-Every entry of ``tests/corpus.py`` (hostile and broken submissions, bad archives) plus three
+Every entry of ``tests/corpus/`` (hostile and broken submissions, bad archives) plus three
 good submissions, in one folder, graded by ``autograder grade`` run as a child process. The
 grader's own peak resident memory is its VmHWM, read from /proc while it runs (getrusage's
 RUSAGE_CHILDREN would also count the submissions' processes, which it reaps); that figure is

@@ -200,6 +200,16 @@ class CliRun:
         return json.loads(path.read_text())
 
 
+@pytest.fixture(scope="session")
+def arena() -> Iterator[Any]:
+    """The attack tests' arena (``tests/attack_arena.py``), one for the run: an entry the tests
+    of both attack files ask about is checked once."""
+    from tests.attack_arena import open_arena  # here: it imports this module
+
+    with open_arena() as opened:
+        yield opened
+
+
 @pytest.fixture
 def make_submission(tmp_path: Path) -> Callable[..., Path]:
     """Write ``source`` as ``name`` in a fresh folder and return the file's path."""

@@ -2,7 +2,7 @@
 warning where ``python game.py`` refuses it; the packages the rubric allows, no more, and a
 grader that says so before grading where one of them is missing (the issue's parts 5 and 6).
 
-The grades themselves, fenced and unfenced, are in the corpus (``tests/corpus.py``: the
+The grades themselves, fenced and unfenced, are in the corpus (``tests/corpus/``: the
 ``saved-as-*``, ``coding-line-*``, ``imports-*`` and ``missing-import`` entries)."""
 
 from __future__ import annotations
