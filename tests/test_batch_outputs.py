@@ -40,9 +40,10 @@ def test_grading_a_class_is_one_function_that_tells_what_it_did(tmp_path):
         out / "histogram.svg",
     )
     assert (graded.graded, graded.problem, graded.interrupted) == (2, None, False)
-    assert "grading 2 students as teeko2, seed 0, 1 at a time, rubric built-in rubric of " in (
-        "\n".join(said)
-    )
+    assert (
+        "grading 2 students as teeko2, seed 0, 1 at a time, by HW8 Teeko / Teeko2 (course rubric) "
+        "[built-in rubric of teeko], into "
+    ) in "\n".join(said)
     assert progress == [("grading", 1, 2, "graded alice: 0"), ("grading", 2, 2, "graded bob: 0")]
     assert sorted(grade_rows(out)) == ["alice", "bob"]
 

@@ -91,7 +91,7 @@ def grade_class(request: ClassRequest, listener: Listener) -> ClassGrades:
         check_output(out, len(collection.entries))
         listener.say(
             f"grading {len(collection.entries)} students as {assignment.name}, seed "
-            f"{request.seed}, {jobs} at a time, rubric {rubric.source}, into {out}"
+            f"{request.seed}, {jobs} at a time, by {rubric.title} [{rubric.source}], into {out}"
         )
         unfenced = missing_line(available().missing(), "this machine grades the submissions")
         if unfenced and cluster is None:  # on a cluster, each worker says its own layers
