@@ -169,13 +169,18 @@ for r in range(5):
 
 
 def autograder_process(
-    args: list[str] | tuple[str, ...], env: dict[str, str] | None = None, timeout: float = 600
+    args: list[str] | tuple[str, ...],
+    env: dict[str, str] | None = None,
+    timeout: float = 600,
+    stdin_closed: bool = False,
 ) -> subprocess.CompletedProcess[str]:
     """``python -m autograder ARGS`` in a real process, with a small, fixed environment (and
-    the oracle cache the tests' skip conditions looked in, when ``TEEKO_ORACLE_CACHE`` is set)."""
+    the oracle cache the tests' skip conditions looked in, when ``TEEKO_ORACLE_CACHE`` is set);
+    with ``stdin_closed``, started as ``0<&-`` starts it, with no file descriptor 0 at all."""
     cache = {ENV_VAR: os.environ[ENV_VAR]} if os.environ.get(ENV_VAR) else {}
+    closed = ["sh", "-c", 'exec "$@" 0<&-', "sh"] if stdin_closed else []
     return subprocess.run(
-        [sys.executable, "-m", "autograder", *args],
+        [*closed, sys.executable, "-m", "autograder", *args],
         capture_output=True,
         text=True,
         timeout=timeout,

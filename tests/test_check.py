@@ -17,7 +17,14 @@ import pytest
 from autograder.games.teeko.probes import probe_positions
 from autograder.games.teeko.rules import count, is_drop_phase, position_text
 from autograder.games.teeko.variants import find_variant
-from tests.conftest import SOLUTIONS, STARTERS, TWO_SQUARES, course_rubric, fast_solution
+from tests.conftest import (
+    SOLUTIONS,
+    STARTERS,
+    TWO_SQUARES,
+    autograder_process,
+    course_rubric,
+    fast_solution,
+)
 
 RUBRIC = course_rubric()
 FULL = {"rules": 25, "state": 10, "format": 10, "time": 25, "wins": 30, "output": 0, "packaging": 0}
@@ -192,6 +199,18 @@ def test_the_starter_gets_the_partial_marks_the_rubric_implies(variant, run_cli,
     assert results["score"] == 50
     assert f"assignment {variant} inferred from class" in stdout
     assert "all 8 markers are down" in " ".join(stdout.split())
+
+
+@pytest.mark.slow
+def test_a_grader_started_with_no_stdin_grades_as_usual(tmp_path):
+    """As ``0<&-`` or a cron job starts it: the grader's first pipe to a submission would take
+    the free number 0, which the submission's process gets as its stdin, so it read no
+    request and every grade was 0 ("exited with status 0 during importing game.py")."""
+    out = tmp_path / "results.json"
+    args = ["check", str(STARTERS["teeko2"]), "--json", str(out)]
+    done = autograder_process(args, timeout=240, stdin_closed=True)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(out.read_text())["score"] == 50, done.stdout
 
 
 @pytest.mark.slow

@@ -41,7 +41,7 @@ from autograder.play.output import Printed, drain
 from autograder.play.own_time import Usage, own_seconds
 from autograder.play.protocol import FrameReader, end_marker, request_frame
 from autograder.play.sandbox import descendants, next_uid, tree_cpu_seconds
-from autograder.play.streams import Reader, SelectReader, ThreadReader
+from autograder.play.streams import Reader, SelectReader, ThreadReader, pipe_above_streams
 from autograder.play.timed import Timed
 from autograder.play.untrusted import admit_reply
 
@@ -181,8 +181,8 @@ class PlayerProcess:
     def _start_posix(self, uid: int | None, workdir: str) -> OSError | None:
         """The runner gets a pipe pair of its own (``pass_fds``); its stdout and stderr are
         what the submission prints."""
-        request_read, request_write = os.pipe()
-        reply_read, reply_write = os.pipe()
+        request_read, request_write = pipe_above_streams()
+        reply_read, reply_write = pipe_above_streams()
         try:
             self._process = self._spawn(
                 self.launch.command(request_read, reply_write, uid, self._cgroup),

@@ -1,5 +1,6 @@
-"""Reading a child's pipes with a timeout: ``select`` where pipes can be polled (POSIX), a
-thread per pipe where they cannot (Windows). Both give the host the same small interface."""
+"""A child's pipes: made above the standard streams, and read with a timeout (``select``
+where pipes can be polled, POSIX; a thread per pipe where they cannot, Windows). Both readers
+give the host the same small interface."""
 
 from __future__ import annotations
 
@@ -8,9 +9,25 @@ import queue
 import selectors
 import threading
 
-__all__ = ["Reader", "SelectReader", "ThreadReader"]
+__all__ = ["Reader", "SelectReader", "ThreadReader", "pipe_above_streams"]
 
 _CHUNK = 65536
+
+
+def pipe_above_streams() -> tuple[int, int]:
+    """``os.pipe()`` with both ends numbered 3 or more (POSIX). A grader started with its
+    stdin, stdout or stderr closed (``0<&-``, some cron and CI jobs) gets the free number 0, 1
+    or 2 for a pipe; handed to the runner, that end would be replaced by the runner's own
+    stream, and the runner would read end-of-file for its first request."""
+    import fcntl
+
+    ends = []
+    for end in os.pipe():
+        if end < 3:
+            low, end = end, fcntl.fcntl(end, fcntl.F_DUPFD_CLOEXEC, 3)
+            os.close(low)
+        ends.append(end)
+    return ends[0], ends[1]
 
 
 class Reader:
