@@ -34,9 +34,13 @@ class StubOracle:
         return Verdict("win", position.black.bit_count())
 
 
-def _oracle_cli(*args: str, cache: Path, stdin: str = "") -> subprocess.CompletedProcess[str]:
+def _oracle_cli(
+    *args: str, cache: Path, stdin: str | None = ""
+) -> subprocess.CompletedProcess[str]:
+    """``python -m autograder.oracle ARGS`` reading ``stdin``; None: started with no stdin."""
+    closed = ["sh", "-c", 'exec "$@" 0<&-', "sh"] if stdin is None else []
     return subprocess.run(
-        [sys.executable, "-m", "autograder.oracle", *args],
+        [*closed, sys.executable, "-m", "autograder.oracle", *args],
         input=stdin,
         capture_output=True,
         text=True,
@@ -85,6 +89,16 @@ def test_query_answers_every_line_then_fails_in_one_line_when_one_was_not_a_posi
         "characters of b, r or . (row 0 first), a space and the side to move)\n"
     )
     assert _oracle_cli("query", "--variant", "teeko", cache=cache, stdin=good).returncode == 0
+
+
+def test_query_with_no_standard_input_says_how_to_give_positions(tmp_path: Path) -> None:
+    done = _oracle_cli("query", "--variant", "teeko2", cache=tmp_path, stdin=None)
+    assert done.returncode == 2
+    assert done.stdout == ""
+    assert done.stderr == (
+        "autograder: there is no standard input to read positions from: pipe them in, one per "
+        'line, as echo "......................... b" | autograder oracle query --variant teeko2\n'
+    )
 
 
 def test_query_without_a_table_fails_in_one_line(tmp_path: Path) -> None:

@@ -180,6 +180,11 @@ def answers(tables: Tables, table: Table, lines: Iterable[str], out: TextIO) -> 
 
 
 def _query(args: argparse.Namespace) -> int:
+    if sys.stdin is None:  # started with no standard input at all (``0<&-``, some cron jobs)
+        raise OracleError(
+            "there is no standard input to read positions from: pipe them in, one per line, as "
+            f'echo "{"." * 25} b" | autograder oracle query --variant {args.variant}'
+        )
     ((tables, name),) = _games([args.variant])
     errors = answers(tables, tables.load(name), sys.stdin, sys.stdout)
     if len(errors) == 1:
