@@ -168,6 +168,9 @@ for r in range(5):
 """
 
 
+NO_STDIN = ["sh", "-c", 'exec "$@" 0<&-', "sh"]  # a command prefix: run it as ``0<&-`` would
+
+
 def autograder_process(
     args: list[str] | tuple[str, ...],
     env: dict[str, str] | None = None,
@@ -178,9 +181,8 @@ def autograder_process(
     the oracle cache the tests' skip conditions looked in, when ``TEEKO_ORACLE_CACHE`` is set);
     with ``stdin_closed``, started as ``0<&-`` starts it, with no file descriptor 0 at all."""
     cache = {ENV_VAR: os.environ[ENV_VAR]} if os.environ.get(ENV_VAR) else {}
-    closed = ["sh", "-c", 'exec "$@" 0<&-', "sh"] if stdin_closed else []
     return subprocess.run(
-        [*closed, sys.executable, "-m", "autograder", *args],
+        [*(NO_STDIN if stdin_closed else []), sys.executable, "-m", "autograder", *args],
         capture_output=True,
         text=True,
         timeout=timeout,

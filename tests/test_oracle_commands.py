@@ -19,6 +19,7 @@ from autograder.games.teeko.solved.game import Game, game_for, slide_goals
 from autograder.games.teeko.variants import find_variant
 from autograder.oracle import Verdict
 from autograder.oracle.commands import _run_with_progress, add_oracle_commands, answers
+from tests.conftest import NO_STDIN
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -38,9 +39,8 @@ def _oracle_cli(
     *args: str, cache: Path, stdin: str | None = ""
 ) -> subprocess.CompletedProcess[str]:
     """``python -m autograder.oracle ARGS`` reading ``stdin``; None: started with no stdin."""
-    closed = ["sh", "-c", 'exec "$@" 0<&-', "sh"] if stdin is None else []
     return subprocess.run(
-        [*closed, sys.executable, "-m", "autograder.oracle", *args],
+        [*(NO_STDIN if stdin is None else []), sys.executable, "-m", "autograder.oracle", *args],
         input=stdin,
         capture_output=True,
         text=True,
