@@ -9,12 +9,19 @@ import signal
 import subprocess
 import sys
 import time
+from concurrent.futures import Future
 from pathlib import Path
 
 import pytest
 
 from autograder.classroom import grade_class
-from autograder.classroom.worker import student_seed
+from autograder.classroom.batch import grade_batch
+from autograder.classroom.handin import Homework, take_in
+from autograder.classroom.records import Record
+from autograder.classroom.student_folder import Job, save_error
+from autograder.classroom.worker import Grading, Later, student_seed
+from autograder.games import find_assignment
+from autograder.grading.rubric import load_rubric
 from autograder.play.cgroups import Support
 from autograder.play.sandbox import Protections
 from tests.batch_class import ROSTER, empty_zips, grade_here, grade_rows
@@ -187,6 +194,36 @@ def test_an_interrupted_batch_resumes_and_grades_each_student_once(tmp_path, how
     assert all(after[s] == before[s] for s in before), "a graded student was graded again"
     assert f"{len(before)} students already had a grade" in resumed.stderr
     assert sorted(grade_rows(out)) == students
+
+
+@pytest.mark.timeout(60)
+def test_a_grade_saved_as_ctrl_c_lands_is_on_the_partial_sheet(tmp_path):
+    """Ctrl-C can stop the batch after a worker saved a student and before the batch counted
+    the student: the partial sheet has that grade too, as the next run takes it as graded
+    (the interrupted class above said "1 of 6" with two students' grades saved)."""
+    assignment = find_assignment("teeko2")
+    rubric = load_rubric(None, assignment.pack)
+    folder = tmp_path / "class"
+    folder.mkdir()
+    for student in ("s0", "s1"):
+        (folder / f"{student}.py").write_text(STARTERS["teeko2"].read_text())
+    homework = Homework(assignment.main_file, assignment.pack.files)
+    entries = take_in(sorted(folder.iterdir()), tmp_path / "work", homework).entries
+    grading = Grading(assignment, rubric, 0, tmp_path / "out")
+
+    def saved_at_once(job: Job, grading: Grading) -> Future[Record | Later]:
+        saved: Future[Record | Later] = Future()
+        saved.set_result(save_error(job, grading.out, "stand-in", "Teeko2", rubric.max_score))
+        return saved
+
+    def ctrl_c(record: Record, done: int, total: int) -> None:
+        if done == 1:  # after the first student, with the second one already saved
+            raise KeyboardInterrupt
+
+    result = grade_batch(list(entries), grading, jobs=2, runner=saved_at_once, on_done=ctrl_c)
+    assert result.interrupted
+    assert [r.student for r in result.records] == ["s0", "s1"]
+    assert sorted(_records(tmp_path / "out")) == ["s0", "s1"]
 
 
 def test_no_submissions_is_one_line_and_non_zero(tmp_path, run_cli):

@@ -9,7 +9,7 @@ nor on order nor on who else is in the batch.
 from __future__ import annotations
 
 import collections
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import FIRST_COMPLETED, CancelledError, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field, replace
 
@@ -196,7 +196,26 @@ def _run(
         finally:
             if next_up is not None:
                 next_up.close()
+    if progress.interrupted:
+        _finished_unseen(futures, progress, later)
     return later
+
+
+def _finished_unseen(
+    futures: Iterable[Future[Record | Later]], progress: _Progress, later: list[Later]
+) -> None:
+    """Count the students a worker saved while Ctrl-C stopped the main thread before it saw
+    them, so the partial sheet holds every grade on disk, as the next run takes them; those
+    awaiting a second measure join ``later``, which removes their staged files."""
+    for future in futures:
+        if not future.done() or future.cancelled() or future.exception() is not None:
+            continue
+        result = future.result()
+        if isinstance(result, Later):
+            if all(result is not seen for seen in later):
+                later.append(result)
+        elif progress.plan.existing.get(result.key) is not result:
+            progress.finished(result)
 
 
 def _measure_later(
