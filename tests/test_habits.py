@@ -1,8 +1,9 @@
 """Honest code runs in the grader as it does in plain Python: the answer key of every game, with
 a student's debugging habit added to its move call (a traceback printed in an ``except``,
 ``traceback.format_exc()``, ``inspect.stack()``, ``logging.exception``, ``gc.collect()``,
-``warnings.warn``, a look at the caller's name), grades exactly as the plain key does. Each
-habit is kept from printing, so that only its honesty is tested, not the output deduction.
+``warnings.warn``, a look at the caller's name, the user and time zone for a log), grades
+exactly as the plain key does. Each habit is kept from printing, so that only its honesty is
+tested, not the output deduction.
 
 The grader polices nothing inside the submission's process (docs/sandbox.md): a habit that
 was refused there raised, and cost every criterion its points."""
@@ -71,6 +72,11 @@ HABITS = {
         with warnings.catch_warnings(record=True):
             warnings.warn("this search is slow")
     """,
+    "who-and-when-for-a-log": """
+        import getpass, sysconfig, zoneinfo
+        _who = getpass.getuser()
+        _zones = sysconfig.get_config_var("TZPATH"), zoneinfo.available_timezones
+    """,
     "caller-name-and-pdb": """
         import pdb, sys
         _caller = sys._getframe(1).f_code.co_name
@@ -92,11 +98,12 @@ def _with_habit(habit: str, target: str) -> str:
     )
 
 
-def _grade(assignment: str, folder: Path) -> dict[str, float]:
-    """``autograder check`` on the key in ``folder``: the points per criterion and the total."""
+def _grade(assignment: str, folder: Path, whole: bool = False) -> dict[str, float]:
+    """``autograder check`` on the key in ``folder`` (on its main file when it is the only
+    code, unless ``whole``): the points per criterion and the total."""
     _, main, _ = KEYS[assignment]
     single = not any(p.name != main for p in folder.iterdir() if p.suffix == ".py")
-    path = folder / main if single else folder
+    path = folder / main if single and not whole else folder
     out = folder.parent / f"{folder.name}.json"
     done = autograder_process(
         ("check", str(path), "--assignment", assignment, "--json", str(out)), None, 600
@@ -141,3 +148,15 @@ def test_each_habit_alone_changes_no_point(habit, tmp_path_factory):
     """The Teeko2 key (the course's homework), with one habit at a time."""
     plain = _plain("teeko2", str(tmp_path_factory.mktemp("plain")))
     assert _graded_with("teeko2", [habit], tmp_path_factory.mktemp(habit)) == plain
+
+
+def test_a_file_handed_in_beside_the_key_opens_by_its_name(tmp_path_factory):
+    """An opening book read as ``open("book.json")``, as ``python game.py`` run in the
+    student's folder finds it: the grader runs the submission in its own folder's copy."""
+    plain = _plain("teeko2", str(tmp_path_factory.mktemp("plain")))
+    folder = _copy("teeko2", tmp_path_factory.mktemp("book"))
+    (folder / "book.json").write_text('{"opening": []}')
+    with (folder / "game.py").open("a") as handle:
+        handle.write('\n\nimport json\n\nwith open("book.json") as book:\n')
+        handle.write("    BOOK = json.load(book)\n")
+    assert _grade("teeko2", folder, whole=True) == plain

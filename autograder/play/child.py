@@ -53,6 +53,9 @@ from typing import Any
 
 _getline = linecache.getline
 _STANDARD = frozenset(sys.stdlib_module_names) | frozenset(sys.builtin_module_names)
+# sysconfig's data module, named for the platform (``_sysconfigdata__linux_x86_64-linux-gnu``):
+# the standard library's, though ``stdlib_module_names`` leaves it out (``zoneinfo`` imports it)
+_STANDARD_PREFIX = "_sysconfigdata_"
 _write = os.write  # bound now: the submission may replace os.write
 _portable = False  # set by main: the portable runner (see _portable_channel)
 _HERE = os.path.dirname(os.path.abspath(__file__))
@@ -143,6 +146,10 @@ def _find_class(module: types.ModuleType, name: str) -> object:
     return {"ok": False, "kind": "class", "error": ", ".join(names)}
 
 
+def _standard(name: str) -> bool:
+    return name in _STANDARD or name.startswith(_STANDARD_PREFIX)
+
+
 class _OnlyAllowed:
     """An import finder that lets a submission import only the standard library, its own files
     (wherever it puts them) and the third-party packages the rubric allows, whatever else this
@@ -156,7 +163,7 @@ class _OnlyAllowed:
         self.refusal = f"the rubric allows {listed} the standard library"
 
     def find_spec(self, name: str, path: object = None, target: object = None) -> Any:
-        if path is not None or name in _STANDARD or name in self.allowed:
+        if path is not None or _standard(name) or name in self.allowed:
             return None  # a submodule, or allowed: the usual finders decide
         for finder in list(sys.meta_path):
             find = getattr(finder, "find_spec", None)
@@ -216,7 +223,7 @@ def load(source_dir: str, main_file: str) -> tuple[dict[str, Any], types.ModuleT
         return {"ok": False, "kind": "exit", "error": _user_frames(err)}, None
     except ModuleNotFoundError as err:
         top = str(err.name or "").split(".")[0]
-        if top.isidentifier() and top not in _STANDARD:  # a package or file it does not have
+        if top.isidentifier() and not _standard(top):  # a package or file it does not have
             return {"ok": False, "kind": "package", "error": protocol.short(top)}, None
         return {"ok": False, "kind": "crash", "error": _user_frames(err)}, None
     except BaseException as err:
@@ -458,7 +465,7 @@ def _settle(source_dir: str, settings: dict[str, Any]) -> str:
     os.makedirs(work, exist_ok=True)
     for name in ("HOME", "TMPDIR"):
         os.environ[name] = work
-    os.chdir(work)
+    os.chdir(submission)  # as ``python game.py`` in its folder: files handed in open by name
     if settings.get("site"):
         sys.path.append(settings["site"])
     if not settings.get("portable"):

@@ -126,6 +126,8 @@ class Launch:
             "PATH": "/usr/bin:/bin",
             "HOME": workdir,
             "TMPDIR": workdir,
+            "USER": "student",  # getpass.getuser(): the sandbox's user has no passwd entry
+            "LOGNAME": "student",
             "LANG": "C.UTF-8",
             "PYTHONHASHSEED": "0",  # set and dict orders stay the same run to run
             "PYTHONDONTWRITEBYTECODE": "1",
