@@ -18,6 +18,8 @@ from autograder.games.teeko.probes import probe_positions
 from autograder.games.teeko.rules import count, is_drop_phase, position_text
 from autograder.games.teeko.variants import find_variant
 from tests.conftest import (
+    COURSE_TOML,
+    ROOT,
     SOLUTIONS,
     STARTERS,
     TWO_SQUARES,
@@ -220,6 +222,35 @@ def test_the_reference_solution_scores_100(variant, run_cli, tmp_path):
     results, stdout = _check(run_cli, SOLUTIONS[variant], tmp_path)
     assert results["score"] == 100, stdout
     assert _scores(results) == FULL
+
+
+@pytest.mark.slow
+def test_with_tactics_on_a_player_with_no_search_loses_them_and_each_missed_block_is_named(
+    run_cli, tmp_path
+):
+    """The course's rubric cannot tell a player with no search from a sound one (both beat
+    the random player); ``[tactics]`` with points can, by the blocks it misses (docs/grading.md).
+    No solver reaches Teeko, so a block is judged by the rules two plies deep."""
+    on = tmp_path / "tactics.toml"
+    on.write_text(COURSE_TOML.read_text() + "\n[tactics]\nprobes = 10\npoints = 10\n")
+    key = (ROOT / "answer_key/teeko2/game.py").read_text()
+    first = key.replace(
+        "    def make_move(self, state) -> list:\n",
+        "    def make_move(self, state) -> list:\n"
+        "        return self.legal_moves(state, self.my_piece)[0]\n",
+    )
+    assert first != key
+    none = tmp_path / "none" / "game.py"
+    none.parent.mkdir()
+    none.write_text(first)
+    graded = {}
+    for name, path in (("key", ROOT / "answer_key/teeko2/game.py"), ("none", none)):
+        results, stdout = _check(run_cli, path, tmp_path, "--rubric", str(on))
+        graded[name] = (_scores(results), " ".join(stdout.split()))
+    assert graded["key"][0]["tactics"] == 10 and graded["none"][0]["tactics"] == 0
+    assert graded["none"][0]["wins"] == 30, "the games alone do not tell"
+    assert "the opponent wins next move unless you stop it:" in graded["none"][1]
+    assert "does not stop it;" in graded["none"][1]
 
 
 def test_same_seed_same_grade_and_results_json_schema(make_submission, run_cli, tmp_path):

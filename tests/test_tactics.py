@@ -180,8 +180,29 @@ def test_beyond_the_solvers_reach_only_what_the_rules_show_is_charged():
     criterion = _tactics(_session((unsolved, _call(unsolved, calm[0]))))
     assert (criterion.points, criterion.tally) == (35, (1, 1))
     assert "1 not judged, beyond the solver's reach" in criterion.summary
+    assert "1 of 1 not charged (1 not judged)" in criterion.summary, "not called right"
     if hands:
         assert judge(C4.pack, unsolved, hands[0]).status == MISSED
+
+
+def test_beyond_the_solvers_reach_a_missed_block_is_charged_by_the_rules():
+    """Without a solver, a block's miss is still sure: after it the opponent wins at once."""
+    probe = replace(next(p for p in PROBES if p.kind == "block"), values=None)
+    moves = legal_moves(probe.position)
+    stops = [c for c in moves if not _lets_win(probe.position, c)]
+    misses = [c for c in moves if _lets_win(probe.position, c)]
+    assert stops and misses, "a block has a move that stops the win and one that does not"
+    assert judge(C4.pack, probe, stops[0]).status == SOLVED
+    missed = judge(C4.pack, probe, misses[0])
+    named = " or ".join(f"column {c}" for c in stops)
+    assert (missed.status, missed.text) == (
+        MISSED,
+        f"the opponent wins next move unless you stop it: column {misses[0]} does not stop it; "
+        f"{named} does",
+    )
+    criterion = _tactics(_session((probe, _call(probe, misses[0]))))
+    assert (criterion.points, criterion.tally) == (0, (0, 1))
+    assert "block: 0 of 1;" in criterion.summary and "0 of 1 right" in criterion.summary
 
 
 def test_no_move_on_a_probe_is_a_miss_saying_why():

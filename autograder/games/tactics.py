@@ -197,11 +197,18 @@ def judge(pack: AnyPack, probe: Probe, move: Any) -> Verdict:
                 f"{_named(pack, now)} wins at once; {pack.move_name(move)} lets the opponent win "
                 "next move",
             )
+        if kind == "block":  # two plies show it: after this move the opponent wins at once
+            stops = [m for m in legal if not _lets_win(pack, pos, m)]
+            return Verdict(
+                MISSED,
+                f"{KINDS[kind]}: {pack.move_name(move)} does not stop it; {_named(pack, stops)} "
+                "does",
+            )
         return Verdict(
             UNSURE,
-            f"not judged: {pack.move_name(move)} is not the "
-            f"{'immediate win' if kind == 'win in 1' else 'block'}, and the position is beyond "
-            "the solver's reach, so whether it keeps the outcome is not known (not charged)",
+            f"not judged: {pack.move_name(move)} is not the immediate win, and the position is "
+            "beyond the solver's reach, so whether it keeps a forced win is not known (not "
+            "charged)",
         )
     values = dict(probe.values)
     best = probe.best

@@ -397,8 +397,11 @@ def _tactics(session: Session, rubric: Rubric) -> tuple[Criterion, ...]:
     chances = [_chance(pack, probe, rubric) for probe, _ in session.tactics]
     asked = len(session.tactics)
     points = round(best * _above_chance(fine_all, chances)) if best else 0
+    unsure_all = sum(tally[3] for tally in counts.values())
+    # a position not judged is not charged, and not called right either
+    right = f"not charged ({unsure_all} not judged)" if unsure_all else "right"
     summary = "; ".join(parts)
-    summary += f"; {fine_all} of {asked} right, where moves at random get {sum(chances):.1f}"
+    summary += f"; {fine_all} of {asked} {right}, where moves at random get {sum(chances):.1f}"
     summary += "" if best else " (reported, no points)"
     evidence = (*misses, *notes[:EVIDENCE_SHOWN])
     return (
