@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import errno
 import sys
 from collections.abc import Callable, Sequence
 
@@ -15,7 +16,8 @@ class GraderError(Exception):
 
 def run_command(parser: argparse.ArgumentParser, argv: Sequence[str] | None = None) -> int:
     """Parse ``argv`` and run the chosen command (its ``run`` default): a :class:`GraderError`
-    becomes one line on stderr and exit status 2, Ctrl-C exit status 130."""
+    becomes one line on stderr and exit status 2, and so does a path the system refuses;
+    Ctrl-C exit status 130."""
     args = parser.parse_args(argv)
     run: Callable[[argparse.Namespace], int] = args.run
     try:
@@ -26,3 +28,11 @@ def run_command(parser: argparse.ArgumentParser, argv: Sequence[str] | None = No
     except KeyboardInterrupt:
         print("autograder: interrupted", file=sys.stderr)
         return 130
+    except OSError as err:  # a path the system refuses (too long, say), wherever it was met
+        if err.filename is None:
+            raise
+        name = str(err.filename)
+        shown = name if len(name) <= 80 else name[:77] + "..."
+        advice = "; choose a shorter name" if err.errno == errno.ENAMETOOLONG else ""
+        print(f"autograder: cannot use {shown}: {err.strerror}{advice}", file=sys.stderr)
+        return 2

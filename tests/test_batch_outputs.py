@@ -7,6 +7,7 @@ import errno
 import os
 import shlex
 import shutil
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -57,6 +58,20 @@ def test_an_out_that_names_a_file_is_one_sentence_before_grading(tmp_path, capsy
         f"autograder: --out {tmp_path / 'out'} is a file, not a folder; name a folder (made if "
         "missing)"
     ]
+
+
+@pytest.mark.parametrize("option", ["--out", "--roster"])
+def test_a_name_too_long_for_the_system_is_one_sentence_before_grading(tmp_path, capsys, option):
+    folder = empty_zips(tmp_path / "class", ["alice"])
+    long = tmp_path / ("d" * 300)
+    extra = ("--out", str(tmp_path / "out")) if option == "--roster" else ()
+    status, err = grade_here(capsys, str(folder), option, str(long), *extra)
+    assert status == 2
+    shown = str(long)[:77] + "..."
+    assert err.strip().splitlines() == [
+        f"autograder: cannot use {shown}: File name too long; choose a shorter name"
+    ]
+    assert not (tmp_path / "out" / "students").exists(), "nobody was graded"
 
 
 def test_a_folder_where_the_grade_sheet_goes_is_one_sentence(tmp_path, capsys):
@@ -204,6 +219,28 @@ def test_a_regrade_without_the_roster_removes_the_old_canvas_import(tmp_path, ca
         "summary.html",
         "summary.md",
     ]
+
+
+def test_a_roster_given_later_keeps_each_grade_and_renames_its_folder(tmp_path, capsys):
+    """Without a roster the rows are Canvas ids; with it, logins. The students are the same
+    (their Canvas ids), so nobody is graded again nor called a stranger."""
+    folder = tmp_path / "class"
+    folder.mkdir()
+    for name in ("badgerbucky_123_456_hw8_bbadger.zip", "chene_124_457_hw8_echen.zip"):
+        with zipfile.ZipFile(folder / name, "w") as archive:
+            archive.writestr("notes.txt", "no game here")
+    out = tmp_path / "out"
+    status, err = grade_here(capsys, str(folder), "--out", str(out))
+    assert status == 0, err
+    assert sorted(p.name for p in (out / "students").iterdir()) == ["123", "124"]
+    roster = tmp_path / "roster.csv"
+    roster.write_text(ROSTER)
+    status, err = grade_here(capsys, str(folder), "--out", str(out), "--roster", str(roster))
+    assert status == 0, err
+    assert sorted(p.name for p in (out / "students").iterdir()) == ["bbadger", "echen"]
+    assert f"2 students already had a grade in {out}" in err
+    assert "left out of the grade sheet" not in err
+    assert sorted(grade_rows(out)) == ["bbadger", "echen"]
 
 
 def test_the_command_that_gives_a_grade_again_carries_the_roster(tmp_path, capsys):

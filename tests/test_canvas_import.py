@@ -137,6 +137,14 @@ def test_the_assignment_column_can_be_chosen(tmp_path, column, expected):
     assert points.endswith(",50" if expected.startswith("HW9") else ",100")
 
 
+def test_a_roster_saved_with_semicolons_is_read_as_canvas_wrote_it(tmp_path):
+    """As a spreadsheet in a language with a decimal comma saves the export."""
+    roster = _roster(tmp_path, ROSTER.replace(",", ";").replace('"Chen; Eve"', '"Chen, Eve"'))
+    out = tmp_path / "import.csv"
+    write_canvas_import([_record("echen", 9)], roster, out)
+    assert '"Chen, Eve",124,9002,echen,LEC 001,9' in out.read_text()
+
+
 def test_integration_id_is_not_taken_for_the_assignment(tmp_path):
     roster = _roster(
         tmp_path,
@@ -168,8 +176,28 @@ def test_integration_id_is_not_taken_for_the_assignment(tmp_path):
         (ROSTER, "HW10", r"has no column named 'HW10' \(assignment columns: 'HW8 \(1001\)'"),
         (ROSTER, "HW", "has several columns named 'HW'"),
         ("", None, "is empty"),
+        (
+            ROSTER + '"Dup, Id",124,9009,dup,LEC 001,,,\n',
+            None,
+            r"gives the ID 124 to two rows, Chen, Eve \(login echen, ID 124\) and Dup, Id "
+            r"\(login dup, ID 124\); a Canvas ID is one student's",
+        ),
+        (
+            "Student,ID,SIS User ID,SIS Login ID,Section,ID,HW8\n",
+            None,
+            "has two columns named 'ID'; keep one",
+        ),
     ],
-    ids=["one missing", "all missing", "no assignment", "unknown column", "ambiguous", "empty"],
+    ids=[
+        "one missing",
+        "all missing",
+        "no assignment",
+        "unknown column",
+        "ambiguous",
+        "empty",
+        "one ID twice",
+        "two ID columns",
+    ],
 )
 def test_an_unusable_roster_is_refused_in_one_sentence(tmp_path, text, column, message):
     out = tmp_path / "import.csv"
@@ -185,7 +213,8 @@ def test_an_unusable_roster_is_refused_in_one_sentence(tmp_path, text, column, m
         (lambda p: p.write_bytes(b"Student,ID\n\xe9\xff\n"), "is not UTF-8 text"),
         (
             lambda p: p.write_text("Student,ID\n" + "x" * 200_000),
-            "is not a readable CSV file: field larger than field limit",
+            r"is not a readable CSV file \(field larger than field limit \(131072\)\); export "
+            "the gradebook from Canvas again",
         ),
     ],
     ids=["missing", "not UTF-8", "huge field"],

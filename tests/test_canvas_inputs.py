@@ -70,6 +70,62 @@ def test_a_zip_of_a_folder_of_student_zips_is_a_bundle(tmp_path):
     assert [e.student for e in found.entries] == ["ann", "bob"]
 
 
+@pytest.mark.parametrize("top", ["", "class/"])
+def test_a_zip_of_student_folders_is_a_class_not_one_student(tmp_path, top):
+    """Each folder holding a game.py is a student, whether or not one folder holds them all;
+    a student's own zip with an old copy in a subfolder stays one student."""
+    bundle = zip_of(
+        tmp_path / "folders.zip",
+        {f"{top}alice/game.py": GAME, f"{top}bob/game.py": GAME, f"{top}bob/helper.py": GAME},
+    )
+    found = collect_into(tmp_path, bundle)
+    assert (found.problems, [e.student for e in found.entries]) == ((), ["alice", "bob"])
+    own = zip_of(tmp_path / "mine.zip", {"game.py": GAME, "old/game.py": GAME})
+    assert [e.student for e in collect_into(tmp_path / "own", own).entries] == ["mine"]
+    nested = zip_of(tmp_path / "one.zip", {"alice/game.py": GAME, "alice/old/game.py": GAME})
+    assert [e.student for e in collect_into(tmp_path / "nested", nested).entries] == ["one"]
+
+
+def test_a_canvas_zip_with_one_student_folder_among_the_files_keeps_every_student(tmp_path):
+    files: dict[str, str | bytes] = {
+        f"student{n}_{100 + n}_{500 + n}_game.py": GAME for n in range(5)
+    }
+    files["Zoë Núñez/game.py"] = GAME
+    found = collect_into(tmp_path, zip_of(tmp_path / "submissions.zip", files))
+    assert [e.student for e in found.entries] == [*(str(100 + n) for n in range(5)), "Zoë Núñez"]
+
+
+def test_a_file_in_a_class_zip_that_is_nobodys_is_named_by_its_place_in_the_zip(tmp_path):
+    files: dict[str, str | bytes] = {f"s{n}_{100 + n}_{500 + n}_game.py": GAME for n in range(3)}
+    bundle = zip_of(tmp_path / "submissions.zip", {**files, "notes.txt": "read me"})
+    found = collect_into(tmp_path, bundle)
+    assert found.problems == (
+        f"notes.txt in {bundle} is not a .py file, a notebook, a zip or a folder",
+    )
+
+
+def test_a_name_too_long_for_the_file_system_costs_no_student_their_grade(tmp_path):
+    """Canvas's prefix and a student's long file name can pass the 255 bytes a file system
+    takes: that file is unpacked under a shortened name, and every student is still there."""
+    long = "garciamateo_10004_500004_" + "x" * 300 + ".py"
+    files: dict[str, str | bytes] = {"smithann_125_458_game.py": GAME, long: GAME}
+    found = collect_into(tmp_path, zip_of(tmp_path / "submissions.zip", files))
+    assert found.problems == ()
+    assert [e.student for e in found.entries] == ["10004", "125"]
+    assert found.entries[0].path.read_text() == GAME
+
+
+def test_a_name_with_a_newline_or_a_tab_is_shown_on_one_line(tmp_path):
+    folder = tmp_path / "class"
+    write_file(folder / "new\nline_10013_500013_game.py")
+    write_file(folder / "\t=tab.py")
+    found = collect_into(tmp_path, folder)
+    assert len(found.entries) == 2
+    for entry in found.entries:
+        shown = f"{entry.student} {entry.name} {entry.source} {entry.id}"
+        assert "\n" not in shown and "\t" not in shown, shown
+
+
 def test_a_folder_mixing_zips_python_files_and_student_folders(tmp_path):
     folder = tmp_path / "class"
     submission(folder / "hw8_ann.zip")

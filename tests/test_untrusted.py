@@ -36,6 +36,13 @@ def test_control_characters_become_visible_escapes(raw, shown):
     shown.encode("utf-8")  # always writable as UTF-8
 
 
+@pytest.mark.parametrize("kind", ["name", "repr", "file", "path", "sentence"])
+def test_a_name_keeps_to_one_line(kind):
+    """A file named ``x\ngraded bob: 100`` must not print a line of its own in the log."""
+    assert admit("new\nline\tand tab", kind) == "new\\x0aline\\x09and tab"
+    assert admit("printed\nlines", "printed") == "printed\nlines"
+
+
 def test_a_long_text_is_cut_with_a_note():
     assert clean("x" * 1000, 10) == "x" * 10 + " [... 990 more characters]"
 

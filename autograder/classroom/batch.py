@@ -12,6 +12,7 @@ import collections
 from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import FIRST_COMPLETED, CancelledError, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 
 from autograder.classroom.fingerprint import Fingerprint, kit_version, submission_digest
 from autograder.classroom.records import Entry, Record, read_record
@@ -84,6 +85,7 @@ def _plan(entries: Sequence[Entry], grading: Grading, regrade: bool, only: Seque
     """Every entry whose record is missing or has another fingerprint (all of them with
     ``regrade``; with ``only``, just those students), and why each is graded again."""
     plan = _Plan()
+    _follow_names(entries, grading.out)
     packages = grading.rubric.limits.packages
     missing = missing_packages(packages)
     installed = ",".join(name for name in packages if name not in missing)
@@ -105,6 +107,21 @@ def _plan(entries: Sequence[Entry], grading: Grading, regrade: bool, only: Seque
             plan.pending.append(entry)
             plan.why.update(changes)
     return plan
+
+
+def _follow_names(entries: Sequence[Entry], out: Path) -> None:
+    """A student's folder saved under the name another run showed them by (the Canvas id
+    before a roster gave the login) is renamed to this run's: a folder is the student's
+    (their stable id, in its record), whatever the name, so the grade is kept, not redone."""
+    wanted = {entry.key: student_dir(out, entry.student) for entry in entries}
+    homes = set(wanted.values())
+    for folder in sorted((out / "students").glob("*")):
+        if folder in homes or not folder.is_dir():
+            continue
+        record = read_record(folder / "record.json")
+        target = wanted.get(record.key) if record is not None else None
+        if target is not None and not target.exists():
+            folder.rename(target)
 
 
 def grade_batch(

@@ -39,10 +39,20 @@ def _read_roster(roster: Path) -> list[list[str]]:
         ) from None
     except OSError as err:
         raise GraderError(f"cannot read the roster {roster}: {err.strerror or err}") from None
+    first = text.partition("\n")[0]
+    # a spreadsheet set to a language whose decimal mark is a comma saves with semicolons
+    delimiter = ";" if first.count(";") > first.count(",") else ","
     try:
-        rows = [row for row in csv.reader(io.StringIO(text, newline="")) if any(row)]
+        rows = [
+            row
+            for row in csv.reader(io.StringIO(text, newline=""), delimiter=delimiter)
+            if any(row)
+        ]
     except csv.Error as err:
-        raise GraderError(f"the roster {roster} is not a readable CSV file: {err}") from None
+        raise GraderError(
+            f"the roster {roster} is not a readable CSV file ({err}); export the gradebook "
+            "from Canvas again"
+        ) from None
     if not rows:
         raise GraderError(f"the roster {roster} is empty; export the gradebook from Canvas again")
     return rows
@@ -119,8 +129,30 @@ def read_roster(path: Path, assignment_column: str | None = None) -> Roster:
             f"the roster {path} lacks the column{'s' if len(missing) > 1 else ''} {listed}; "
             "pass the gradebook exported from Canvas (Grades, Export)"
         )
+    twice = [title for title in IDENTITY_COLUMNS if header.count(title) > 1]
+    if twice:
+        raise GraderError(
+            f"the roster {path} has two columns named {twice[0]!r}; keep one, or export the "
+            "gradebook from Canvas again"
+        )
     where = {title: header.index(title) for title in IDENTITY_COLUMNS}
-    return Roster(path, rows, header, where, _assignment_index(header, assignment_column, path))
+    found = Roster(path, rows, header, where, _assignment_index(header, assignment_column, path))
+    _one_row_per_id(found)
+    return found
+
+
+def _one_row_per_id(roster: Roster) -> None:
+    """A Canvas ID is one student's: two rows with one ID would take one student's grade."""
+    seen: dict[str, int] = {}
+    for index in roster.students:
+        ident = roster.cell(index, "ID")
+        if ident in seen:
+            raise GraderError(
+                f"the roster {roster.path} gives the ID {admit(ident, 'file')} to two rows, "
+                f"{roster.who(seen[ident])} and {roster.who(index)}; a Canvas ID is one "
+                "student's: export the gradebook from Canvas again"
+            )
+        seen[ident] = index
 
 
 @dataclass(frozen=True)

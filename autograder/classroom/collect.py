@@ -24,6 +24,7 @@ from pathlib import Path, PurePosixPath
 from autograder.classroom.canvas_names import Candidate, looks_like_students, parse
 from autograder.classroom.reading import (
     Budget,
+    fitted,
     holds_code,
     is_junk,
     kind,
@@ -64,11 +65,20 @@ class Collection:
 class _Intake:
     """The state of one :func:`collect` call: what was found and what went wrong."""
 
-    def __init__(self, workdir: Path, netid: re.Pattern[str]) -> None:
+    def __init__(self, workdir: Path, netid: re.Pattern[str], main: str) -> None:
         self.workdir = workdir
         self.netid = netid
+        self.mains = frozenset(("game.py", main))  # the homework's file, by any course's name
         self.found: list[Candidate] = []
         self.problems: list[str] = []
+        self.unpacked: dict[Path, Path] = {}  # a class zip's folder in workdir -> the zip
+
+    def shown(self, path: Path) -> str:
+        """``path`` as the instructor knows it: inside a class zip, its place in the zip."""
+        for target, bundle in self.unpacked.items():
+            if path.is_relative_to(target):
+                return f"{path.relative_to(target).as_posix()} in {bundle}"
+        return str(path)
 
     def candidate(self, path: Path, *, folder: bool = False) -> None:
         try:
@@ -104,7 +114,8 @@ class _Intake:
         try:
             children = listing(folder)
         except OSError as err:
-            self.problems.append(f"cannot read the folder {folder}: {err.strerror or err}")
+            shown = self.shown(folder)
+            self.problems.append(f"cannot read the folder {shown}: {err.strerror or err}")
             return 0
         for child, what in children:
             if what == "folder":
@@ -112,15 +123,15 @@ class _Intake:
                     self.candidate(child, folder=True)
                 else:
                     self.problems.append(
-                        f"{child} is a folder without a .py file; pass it as an input of its "
-                        "own to grade the files inside"
+                        f"{self.shown(child)} is a folder without a .py file; pass it as an "
+                        "input of its own to grade the files inside"
                     )
             elif what == "link":  # a student's, whatever it points at: refused, never followed
                 self.candidate(child, folder=not child.name.lower().endswith(_FILES))
             elif what == "file":
                 self.take_file(child, top_level=False)
             else:
-                self.problems.append(f"{child} is neither a file nor a folder")
+                self.problems.append(f"{self.shown(child)} is neither a file nor a folder")
         return len(self.found) - before
 
     def take_file(self, path: Path, *, top_level: bool) -> None:
@@ -137,7 +148,8 @@ class _Intake:
             self.candidate(path)
             return
         if path.suffix.lower() != ".zip" and not _is_zip(path):
-            self.problems.append(f"{path} is not a .py file, a notebook, a zip or a folder")
+            shown = self.shown(path)
+            self.problems.append(f"{shown} is not a .py file, a notebook, a zip or a folder")
             return
         try:
             with open_zip(path, admit(path.name, "file")) as archive:
@@ -150,7 +162,9 @@ class _Intake:
             return
         files = [PurePosixPath(i.filename) for i in infos if not i.is_dir()]
         files = [f for f in files if not any(is_junk(part) for part in f.parts)]
-        if any(f.name == "game.py" for f in files):
+        if top_level and (self.looks_like_bundle(files) or self.student_folders(files)):
+            self.take_bundle(path, infos)  # a class's zip, though a student's file is in it
+        elif any(f.name in self.mains for f in files):
             self.candidate(path)
         elif self.looks_like_bundle(files):
             self.take_bundle(path, infos)
@@ -166,6 +180,16 @@ class _Intake:
         named = sum(1 for f in files if self.looks_like_students(f.name))
         zips = sum(1 for f in files if f.suffix.lower() == ".zip")
         return 2 * named > len(files) or 2 * zips > len(files)
+
+    def student_folders(self, files: list[PurePosixPath]) -> bool:
+        """Whether a zip holds the homework's file in two or more folders side by side and
+        none higher up: a class's folders (``class/alice/game.py``, ``class/bob/game.py``),
+        not one student's files (``game.py`` beside an ``old/game.py``)."""
+        homes = {f.parent for f in files if f.name in self.mains}
+        if not homes:
+            return False
+        depth = min(len(home.parts) for home in homes)
+        return depth > 0 and sum(len(home.parts) == depth for home in homes) >= 2
 
     def take_bundle(self, path: Path, infos: list[zipfile.ZipInfo]) -> None:
         """Unpack a zip of submissions into the work folder and take what it holds."""
@@ -188,17 +212,24 @@ class _Intake:
             target = target.with_name(f"{file_name(path.stem)}-{number}")
         target.mkdir(parents=True)
         try:
-            unpack(path, target, max_bytes=BUNDLE_MAX_UNPACKED, max_entries=BUNDLE_MAX_ENTRIES)
+            unpack(
+                path,
+                target,
+                max_bytes=BUNDLE_MAX_UNPACKED,
+                max_entries=BUNDLE_MAX_ENTRIES,
+                shorten=True,
+            )
         except GraderError as err:
             shutil.rmtree(target, ignore_errors=True)
             fact = _ADVICE.sub("", str(err))  # intake's advice is for a student, not for you
             self.problems.append(f"{fact}; nothing in {path} was graded")
             return
         _keep_times(target, infos)
+        self.unpacked[target] = path
         root = target
         inside = [p for p in root.iterdir() if not is_junk(p.name)]
         # A zip of a folder of submissions: look inside the folder.
-        while len(inside) == 1 and inside[0].is_dir() and not holds_code(inside[0]):
+        while len(inside) == 1 and inside[0].is_dir() and _of_students(inside[0]):
             root = inside[0]
             inside = [p for p in root.iterdir() if not is_junk(p.name)]
         if not self.scan(root):
@@ -224,6 +255,19 @@ class _Intake:
         except (OSError, GraderError):  # a link, too large: intake refuses it in its words
             return kept.path  # graded under the Canvas name: only the packaging note suffers
         return folder if beside else folder / _given_name(kept)
+
+
+def _of_students(folder: Path) -> bool:
+    """Whether ``folder`` is a class's folder, not a student's: it holds no code at all, or
+    no code file of its own and two or more folders that do (``class/alice``, ``class/bob``)."""
+    try:
+        children = listing(folder)
+    except OSError:
+        return False
+    if any(what == "file" and child.suffix == ".py" for child, what in children):
+        return False
+    held = sum(what == "folder" and holds_code(child) for child, what in children)
+    return held != 1
 
 
 def _given_name(candidate: Candidate) -> str:
@@ -257,7 +301,7 @@ def _is_zip(path: Path) -> bool:
 def _keep_times(target: Path, infos: list[zipfile.ZipInfo]) -> None:
     """Give unpacked files their time in the zip, so "newest" means newest submitted."""
     for info in infos:
-        path = target.joinpath(*PurePosixPath(info.filename).parts)
+        path = target.joinpath(*(fitted(p) for p in PurePosixPath(info.filename).parts))
         try:
             stamp = time.mktime((*info.date_time, 0, 0, -1))
             os.utime(path, (stamp, stamp))
@@ -298,7 +342,7 @@ def collect(
     if "netid" not in pattern.groupindex:
         raise GraderError(f"netid pattern {netid_pattern!r} has no (?P<netid>...) group")
     workdir.mkdir(parents=True, exist_ok=True)
-    intake = _Intake(workdir, pattern)
+    intake = _Intake(workdir, pattern, main)
     for path in inputs:
         intake.take_input(Path(path))
     students = identify(intake.found, main, logins)

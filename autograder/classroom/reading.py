@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import hashlib
 import os
 import stat
 import zipfile
@@ -27,6 +28,7 @@ from autograder.errors import GraderError
 from autograder.play.untrusted import admit
 
 __all__ = [
+    "fitted",
     "Budget",
     "MAX_UNPACKED",
     "MAX_ENTRIES",
@@ -299,11 +301,14 @@ def unpack(
     *,
     max_bytes: int = MAX_UNPACKED,
     max_entries: int = MAX_ENTRIES,
+    shorten: bool = False,
 ) -> list[str]:
     """Extract ``archive`` safely into ``target``; returns the names of the files it held.
 
     Nothing is written outside ``target``; junk (``__MACOSX/``, ``.DS_Store``, caches, hidden
-    files) is skipped. ``main`` names the homework's file in the advice of a message.
+    files) is skipped. ``main`` names the homework's file in the advice of a message. With
+    ``shorten`` (a class's zip), a name too long for the file system is shortened rather than
+    refused: one student's long file name must not cost the class its grades.
 
     :raises GraderError: for an unreadable or damaged zip, an entry pointing outside (``..``,
         absolute), a symlink, more than ``max_entries`` entries or more than ``max_bytes``
@@ -328,7 +333,8 @@ def unpack(
                 raise GraderError(f"{label} holds the entry {shown}, which points outside the zip")
             if junk_path(name):
                 continue
-            _check_name(label, name, path.parts)
+            parts = tuple(fitted(part) for part in path.parts) if shorten else path.parts
+            _check_name(label, name, parts)
             if stat.S_ISLNK(entry.external_attr >> 16):
                 raise GraderError(f"{label} holds the symlink {shown}; zip the file itself")
             if entry.is_dir():
@@ -338,16 +344,28 @@ def unpack(
                 raise GraderError(
                     f"{label} unpacks to more than {max_bytes >> 20} MB; submit only {main}"
                 )
-            _extract(bundle, entry, target, label, max_bytes)
+            _extract(bundle, entry, target.joinpath(*parts), label, max_bytes)
             names.append(name)
     return names
 
 
+def fitted(part: str) -> str:
+    """``part`` if the file system takes it; else its first bytes, a digest of it (two long
+    names stay two files) and its extension, within :data:`MAX_NAME` bytes."""
+    if len(part.encode()) <= MAX_NAME:
+        return part
+    stem, dot, extension = part.rpartition(".")
+    extension = dot + extension if stem and len(extension) <= 10 else ""
+    digest = hashlib.sha256(part.encode()).hexdigest()[:12]
+    room = MAX_NAME - len(extension.encode()) - len(digest) - 1
+    start = part.encode()[:room].decode(errors="ignore")
+    return f"{start}-{digest}{extension}"
+
+
 def _extract(
-    bundle: zipfile.ZipFile, entry: zipfile.ZipInfo, target: Path, label: str, cap: int
+    bundle: zipfile.ZipFile, entry: zipfile.ZipInfo, destination: Path, label: str, cap: int
 ) -> None:
     name, shown = entry.filename, quoted(entry.filename)
-    destination = target.joinpath(*PurePosixPath(name).parts)
     try:
         destination.parent.mkdir(parents=True, exist_ok=True)
     except (FileExistsError, NotADirectoryError):

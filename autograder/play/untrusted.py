@@ -46,6 +46,9 @@ BOUNDS = {
     "path": 400,  # a path given to the grader
     "sentence": 1000,  # a sentence of the grader's built around file names (a batch's notes)
 }
+# Kinds of one line: a newline or tab in a name would start a line of its own in a terminal
+# or a log (a file named "x\ngraded bob: 100"), so they are shown as escapes there too.
+ONE_LINE = frozenset(("name", "repr", "file", "path", "sentence"))
 CLASSES_SHOWN = 10  # class names listed when the player class is missing
 _KEEP = "\n\t"
 _UNSAFE_CATEGORIES = {"Cc", "Cf", "Cs", "Co", "Zl", "Zp"}
@@ -66,9 +69,10 @@ def _visible(char: str) -> str:
     )
 
 
-def clean(text: str, limit: int = TEXT_LIMIT) -> str:
-    """``text`` with every control or invisible formatting character shown as an escape
-    (``\\x1b``, ``\\u202e``), cut to ``limit`` characters with a note saying how much more."""
+def clean(text: str, limit: int = TEXT_LIMIT, keep: str = _KEEP) -> str:
+    """``text`` with every control or invisible formatting character but those in ``keep``
+    shown as an escape (``\\x1b``, ``\\u202e``), cut to ``limit`` characters with a note
+    saying how much more."""
     if not isinstance(text, str):
         text = str(text)
     extra = len(text) - limit
@@ -76,7 +80,7 @@ def clean(text: str, limit: int = TEXT_LIMIT) -> str:
         text = text[:limit]
     if not text.isprintable():
         text = "".join(
-            _visible(c) if c not in _KEEP and unicodedata.category(c) in _UNSAFE_CATEGORIES else c
+            _visible(c) if c not in keep and unicodedata.category(c) in _UNSAFE_CATEGORIES else c
             for c in text
         )
     return text + (f" [... {extra} more characters]" if extra > 0 else "")
@@ -84,8 +88,10 @@ def clean(text: str, limit: int = TEXT_LIMIT) -> str:
 
 def admit(text: object, kind: str) -> str:
     """The one gate for submission text: ``text`` cleaned (:func:`clean`) and cut to the
-    bound of its ``kind`` (a key of :data:`BOUNDS`)."""
-    return clean(text if isinstance(text, str) else str(text), BOUNDS[kind])
+    bound of its ``kind`` (a key of :data:`BOUNDS`); a kind of :data:`ONE_LINE` keeps no
+    newline or tab either."""
+    keep = "" if kind in ONE_LINE else _KEEP
+    return clean(text if isinstance(text, str) else str(text), BOUNDS[kind], keep)
 
 
 # The kind of each text field of a child's reply; any other text is a "note".
