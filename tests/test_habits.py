@@ -73,8 +73,8 @@ HABITS = {
             warnings.warn("this search is slow")
     """,
     "who-and-when-for-a-log": """
-        import getpass, sysconfig, zoneinfo
-        _who = getpass.getuser()
+        import getpass, grp, os, pwd, sysconfig, zoneinfo
+        _who = getpass.getuser(), pwd.getpwuid(os.getuid()).pw_dir, grp.getgrgid(os.getgid())
         _zones = sysconfig.get_config_var("TZPATH"), zoneinfo.available_timezones
     """,
     "caller-name-and-pdb": """

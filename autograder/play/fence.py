@@ -13,7 +13,8 @@ Inside, the root is an empty, read-only tmpfs holding only
 - a private ``/tmp`` and ``/dev/shm`` (tmpfs, sized), a minimal ``/dev`` (null, zero, full,
   random, urandom, tty) and a ``/proc`` of its own pid namespace with ``/proc/sys`` read-only.
 
-Nothing else exists for it: no ``/etc`` (but the loader's cache), ``/home``, ``/root``,
+Nothing else exists for it: no ``/etc`` (but the loader's cache and a ``passwd`` and ``group``
+naming its own user, so that ``pwd``, ``grp`` and ``getpass`` answer), ``/home``, ``/root``,
 ``/var``, ``/run``, no kit, no other submission. It also gets no network (a namespace with a
 downed loopback), its own pid, IPC and UTS namespaces, and dies with the grader.
 """
@@ -43,6 +44,8 @@ __all__ = [
     "SUBMISSION",
     "SITE",
     "package_paths",
+    "IDENTITY",
+    "identity_files",
 ]
 
 SANDBOX = "/sandbox"
@@ -52,6 +55,7 @@ DRIVER = f"{SANDBOX}/driver.py"  # the game's driver
 LIBRARY = f"{SANDBOX}/library"  # the kit's shared driver modules, each by its file's name
 SUBMISSION = f"{SANDBOX}/submission"
 SITE = f"{SANDBOX}/site"
+IDENTITY = ("/etc/passwd", "/etc/group")  # the sandbox's user, written by identity_files
 _LIBRARY = re.compile(r"(?:=>\s*)?(/\S+)\s+\(0x[0-9a-f]+\)")
 
 
@@ -148,6 +152,15 @@ def layout(packages: tuple[str, ...] = ()) -> Layout:
     )
 
 
+def identity_files(uid: int) -> tuple[bytes, bytes]:
+    """``/etc/passwd`` and ``/etc/group`` naming the sandbox's one user, ``student``, with
+    ``uid`` (its id inside) and its home: what ``pwd.getpwuid(os.getuid())`` reads."""
+    return (
+        f"student:x:{uid}:{uid}:student:/tmp/work:/bin/sh\n".encode(),
+        f"student:x:{uid}:\n".encode(),
+    )
+
+
 def _parents(paths: list[str]) -> list[str]:
     """Every folder above ``paths``, shallowest first, for bubblewrap to make readable."""
     above = {str(p) for path in paths for p in Path(path).parents if str(p) != "/"}
@@ -162,12 +175,14 @@ def command(
     tmp_mb: int,
     privileged: bool,
     library: tuple[Path, ...] = (),
+    identity: tuple[int, int] | None = None,
 ) -> list[str]:
     """The bubblewrap command line up to ``--``; the interpreter and its arguments follow.
 
     ``privileged``: the grader is root, so no user namespace is made and the runner keeps
     only what it needs to switch to its own unprivileged uid (``CAP_SETUID``, ``CAP_SETGID``).
     ``library``: the kit's shared driver modules, shown at ``LIBRARY/<name>``.
+    ``identity``: descriptors to read ``/etc/passwd`` and ``/etc/group`` from (``IDENTITY``).
     """
     program = bwrap() or "bwrap"
     args = [program, "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts"]
@@ -186,6 +201,7 @@ def command(
         *where.covered,
         *(inside for _, inside in runner),
         *(f"{SITE}/{name}" for _, name in where.packages),
+        *(IDENTITY if identity is not None else ()),
     ]
     for folder in _parents(destinations):
         if folder not in links and not any(folder.startswith(link + "/") for link in links):
@@ -200,6 +216,8 @@ def command(
         args += ["--ro-bind", str(outside), inside]
     for path, name in where.packages:
         args += ["--ro-bind", path, f"{SITE}/{name}"]
+    for descriptor, inside in zip(identity or (), IDENTITY, strict=False):
+        args += ["--perms", "0644", "--ro-bind-data", str(descriptor), inside]
     size = str(max(tmp_mb, 1) << 20)
     args += ["--proc", "/proc", "--dev", "/dev"]
     args += ["--perms", "1777", "--size", size, "--tmpfs", "/dev/shm"]

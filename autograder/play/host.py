@@ -36,7 +36,7 @@ from typing import Any
 
 from autograder.play.busy import machine_load, sharing
 from autograder.play.cgroups import JOIN_FAILED, Cgroup
-from autograder.play.launch import Launch
+from autograder.play.launch import Launch, identity_pipes
 from autograder.play.output import Printed, drain
 from autograder.play.own_time import Usage, own_seconds
 from autograder.play.protocol import FrameReader, end_marker, request_frame
@@ -183,13 +183,14 @@ class PlayerProcess:
         what the submission prints."""
         request_read, request_write = pipe_above_streams()
         reply_read, reply_write = pipe_above_streams()
+        identity = identity_pipes(uid) if self.launch.protections.fence else None
         try:
             self._process = self._spawn(
-                self.launch.command(request_read, reply_write, uid, self._cgroup),
+                self.launch.command(request_read, reply_write, uid, self._cgroup, identity),
                 stdin=subprocess.DEVNULL,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
-                pass_fds=(request_read, reply_write),
+                pass_fds=(request_read, reply_write, *(identity or ())),
                 cwd=workdir,
                 env=Launch.environment(workdir),
                 start_new_session=True,
@@ -199,8 +200,8 @@ class PlayerProcess:
             os.close(reply_read)
             return err
         finally:
-            os.close(request_read)
-            os.close(reply_write)
+            for end in (request_read, reply_write, *(identity or ())):
+                os.close(end)
         self._to_child, self._from_child = request_write, reply_read
         os.set_blocking(request_write, False)  # a child that stops reading cannot block us
         pipes = {reply_read: "channel"}

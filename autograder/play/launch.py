@@ -13,8 +13,9 @@ from autograder.games import grid_driver
 from autograder.play import fence, seccomp
 from autograder.play.cgroups import Cgroup, join_command
 from autograder.play.sandbox import Protections, runner_command
+from autograder.play.streams import pipe_above_streams
 
-__all__ = ["Limits", "Launch", "LIBRARY", "PACKAGES", "missing_packages"]
+__all__ = ["Limits", "Launch", "LIBRARY", "PACKAGES", "identity_pipes", "missing_packages"]
 
 PACKAGES = ("numpy",)  # third-party packages a submission may import (the rubric's default)
 # The kit's shared driver modules, by the name a driver imports them by: the fence shows them
@@ -43,6 +44,18 @@ def missing_packages(packages: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(name for name in packages if not fence.package_paths(name))
 
 
+def identity_pipes(uid: int | None) -> tuple[int, int]:
+    """Read ends of two pipes holding the fence's ``/etc/passwd`` and ``/etc/group``, naming
+    the runner's uid: its own, else the grader's (kept inside its user namespace, or root)."""
+    ends = []
+    for text in fence.identity_files(os.getuid() if uid is None else uid):
+        read, write = pipe_above_streams()
+        os.write(write, text)  # a line or two: far below a pipe's buffer
+        os.close(write)
+        ends.append(read)
+    return ends[0], ends[1]
+
+
 @dataclass(frozen=True)
 class Launch:
     """What to start: a submission (a folder holding exactly its files), the game's driver,
@@ -58,9 +71,15 @@ class Launch:
     protections: Protections
 
     def command(
-        self, request_fd: int, reply_fd: int, uid: int | None, group: Cgroup | None
+        self,
+        request_fd: int,
+        reply_fd: int,
+        uid: int | None,
+        group: Cgroup | None,
+        identity: tuple[int, int] | None = None,
     ) -> list[str]:
-        """The command line: join the cgroup, enter the fence, run the runner."""
+        """The command line: join the cgroup, enter the fence, run the runner; ``identity``:
+        the descriptors its ``/etc/passwd`` and ``/etc/group`` are read from, when fenced."""
         fenced = self.protections.fence
         source = fence.SUBMISSION if fenced else str(self.source_dir.resolve())
         runner = runner_command(
@@ -70,6 +89,7 @@ class Launch:
             self.limits.file_mb,
             self.limits.packages,
             tuple(LIBRARY.values()),
+            identity,
         )
         return [
             *(join_command(group) if group is not None else []),
@@ -126,7 +146,7 @@ class Launch:
             "PATH": "/usr/bin:/bin",
             "HOME": workdir,
             "TMPDIR": workdir,
-            "USER": "student",  # getpass.getuser(): the sandbox's user has no passwd entry
+            "USER": "student",  # getpass.getuser(), as /etc/passwd says inside the fence
             "LOGNAME": "student",
             "LANG": "C.UTF-8",
             "PYTHONHASHSEED": "0",  # set and dict orders stay the same run to run

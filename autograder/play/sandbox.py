@@ -165,18 +165,26 @@ def runner_command(
     tmp_mb: int,
     packages: tuple[str, ...] = (),
     library: tuple[Path, ...] = (),
+    identity: tuple[int, int] | None = None,
 ) -> list[str]:
     """How to start ``child.py`` for ``submission``: inside the fence where there is one.
 
     The runner's own arguments follow. Fenced, the submission is at ``fence.SUBMISSION``, the
     game's ``driver`` at ``fence.DRIVER`` and the shared driver modules (``library``) in
-    ``fence.LIBRARY``.
+    ``fence.LIBRARY``; ``identity`` the descriptors of its ``passwd`` and ``group``.
     """
     if not protections.fence:
         return [sys.executable, "-u", "-s", "-P", "-B", str(CHILD)]
     where = fence.layout(packages)
     prefix = fence.command(
-        where, CHILD, submission, driver, tmp_mb, privileged=protections.root, library=library
+        where,
+        CHILD,
+        submission,
+        driver,
+        tmp_mb,
+        privileged=protections.root,
+        library=library,
+        identity=identity,
     )
     return [*prefix, where.interpreter, "-u", "-s", "-P", "-B", fence.CHILD]
 
