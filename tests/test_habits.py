@@ -160,3 +160,22 @@ def test_a_file_handed_in_beside_the_key_opens_by_its_name(tmp_path_factory):
         handle.write('\n\nimport json\n\nwith open("book.json") as book:\n')
         handle.write("    BOOK = json.load(book)\n")
     assert _grade("teeko2", folder, whole=True) == plain
+
+
+def test_a_lone_file_checked_without_the_file_it_opens_says_to_check_its_folder(tmp_path):
+    """``check game.py`` brings the modules it imports, not its data files: the report names
+    the file left beside it and the command that grades the folder with it."""
+    folder = _copy("teeko2", tmp_path)
+    (folder / "book.json").write_text('{"opening": []}')
+    (folder / ".DS_Store").write_text("")
+    with (folder / "game.py").open("a") as handle:
+        handle.write('\n\nimport json\n\nwith open("book.json") as book:\n')
+        handle.write("    BOOK = json.load(book)\n")
+    out = tmp_path / "lone.json"
+    done = autograder_process(
+        ("check", str(folder / "game.py"), "--assignment", "teeko2", "--json", str(out)), None, 600
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+    said = json.loads(out.read_text())["output"]
+    assert "without the other files beside it (book.json); if it opens one of them, " in said
+    assert f"check its folder: autograder check {folder}\n" in said

@@ -5,6 +5,7 @@ rubric applied, with what lies beyond the rubric when asked.
 
 from __future__ import annotations
 
+import os
 import tempfile
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -18,13 +19,18 @@ from autograder.classroom.class_run import (
 )
 from autograder.classroom.handin import Homework, take_in
 from autograder.classroom.intake import Submission, choose_assignment, require_files
+from autograder.classroom.reading import is_junk
 from autograder.classroom.submission import Graded, grade_submission, load_warning
 from autograder.errors import GraderError
 from autograder.games.pack import Assignment
 from autograder.grading.rubric import ExtraOptions, load_rubric
 from autograder.play.busy import machine_load
+from autograder.play.untrusted import admit
 
 __all__ = ["CheckRequest", "Checked", "check_submission", "open_one"]
+
+# other code and submissions, and documents: not files a game opens
+_NOT_READ = (".py", ".ipynb", ".zip", ".md", ".pdf")
 
 
 @dataclass(frozen=True)
@@ -66,7 +72,38 @@ def open_one(
     submission = entry.submission
     assignment, how = choose_assignment(name, submission, submission.main)
     require_files(submission, assignment.pack)
-    return submission, assignment, (*submission.notes, *((how,) if how else ()))
+    left = _left_beside(path, submission)
+    return submission, assignment, (*submission.notes, *((how,) if how else ()), *left)
+
+
+def _left_beside(path: Path, submission: Submission) -> tuple[str, ...]:
+    """A note when a lone file was checked and other files lie beside it: a data file it opens
+    by name (an opening book) is not brought, and ``python game.py`` would find it."""
+    if path.suffix.lower() != ".py" or not path.is_file():
+        return ()
+    taken = {p.name for p in submission.source_dir.iterdir()}
+    try:
+        beside = sorted(
+            entry.name
+            for entry in os.scandir(path.parent)
+            if entry.is_file(follow_symlinks=False)
+            and entry.name not in taken
+            and entry.name != path.name
+            and not is_junk(entry.name)
+            and Path(entry.name).suffix.lower() not in _NOT_READ
+        )
+    except OSError:
+        return ()
+    if not beside:
+        return ()
+    shown = ", ".join(admit(name, "file") for name in beside[:5])
+    more = f" and {len(beside) - 5} more" if len(beside) > 5 else ""
+    folder = admit(str(path.parent), "path")
+    return (
+        f"checked {admit(path.name, 'file')} with the modules it imports, without the other "
+        f"files beside it ({shown}{more}); if it opens one of them, check its folder: "
+        f"autograder check {folder}",
+    )
 
 
 def check_submission(request: CheckRequest, listener: Listener = QUIET) -> Checked:
