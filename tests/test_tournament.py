@@ -226,6 +226,28 @@ def test_rank_bands_give_players_the_games_cannot_tell_apart_the_same_points(tmp
     assert [(s.group, s.points) for s in apart] == [("1", 5), ("2", 2), ("3", 0)]
 
 
+def test_rank_bands_follow_what_the_games_show_of_each_student_not_a_chain_of_close_pairs(
+    tmp_path,
+):
+    """Neighbours close in a line of five tie the whole table into one group, but the last
+    two are shown weaker than the first two: each earns the best place it could hold (third),
+    not the first place's points through the chain."""
+    bands = _bands(
+        tmp_path, "[{ rank = 1, points = 5 }, { rank = 2, points = 3 }, { rank = 3, points = 1 }]"
+    )
+    strengths = {"s1": 4.0, "s2": 3.0, "s3": 2.0, "s4": 1.0, "s5": 0.0}
+    table = rate([(p, "student", "") for p in strengths], _league(strengths, 2, seed=0), bands)
+    assert [s.group for s in table] == ["1-5"] * 5
+    rows = [(s.player, s.could_be, s.points) for s in table]
+    assert rows == [
+        ("s1", "1-3", 5),
+        ("s2", "1-3", 5),
+        ("s3", "1-5", 5),  # could be first: so those above it get no less
+        ("s4", "3-5", 1),
+        ("s5", "3-5", 1),
+    ]
+
+
 def test_a_band_without_points_is_one_sentence_naming_it(tmp_path):
     path = tmp_path / "course.toml"
     path.write_text(COURSE_TOML.read_text() + "\n[tournament]\nbands = [{ rank = 1 }]\n")

@@ -127,8 +127,8 @@ OPTIONS: dict[tuple[str, str], tuple[type, str]] = {
     ("tournament", "bands"): (
         list,
         "{rank, points}: points a student placed at or above the rank earns in `autograder "
-        "tournament`, the first band reached (the kit's own players take no place; players "
-        "the games cannot tell apart share the best place among them)",
+        "tournament`, the first band reached (the kit's own players take no place; a student "
+        "earns the best place it could hold, never less than one below it)",
     ),
     ("tournament", "openings"): (
         int,

@@ -4,7 +4,7 @@ Ratings are a Bradley-Terry fit of all the games at once (:mod:`autograder.gradi
 the same games give the same table whatever order they were played or listed in. A rating is
 on Elo's scale (400 points are odds of 10 to 1; 1500 is the average player of the fit's prior)
 with its standard error. Players the games cannot tell apart share a group, shown as the
-range of places it spans, and share the points of its best place.
+range of places it spans; a student's points are those of the best place it could hold.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from typing import Any
 
 from autograder.files import file_name
 from autograder.grading.html import page_start
-from autograder.grading.ratings import ELO, Z, fit, groups, rank_ranges
+from autograder.grading.ratings import ELO, Fit, Z, fit, groups, rank_ranges
 from autograder.grading.rubric import Tier
 from autograder.play.untrusted import csv_text
 
@@ -109,8 +109,8 @@ def rate(
 ) -> list[Standing]:
     """The table: ``players`` (id, kind, name) rated by ``games`` (saved game records, in any
     order), best first; equal ratings by wins, then losses, then the id. With ``bands``,
-    students earn points by their place among students (the kit's players take none); players
-    the games cannot tell apart share the points of the best place among them."""
+    students earn points by their place among students (the kit's players take none): the
+    best place among students each could hold (``_best_places``)."""
     kinds = {pid: (kind, name) for pid, kind, name in players}
     tally, scores = _tally(set(kinds), games)
     result = fit(list(kinds), scores)
@@ -121,16 +121,13 @@ def rate(
     )
     spans = groups([index[p] for p in order], result)
     possible = rank_ranges(result)
-    students_before = [0]
-    for pid in order:
-        students_before.append(students_before[-1] + (kinds[pid][0] == "student"))
+    best = _best_places([index[p] for p in order if kinds[p][0] == "student"], result)
     table = []
     for place, pid in enumerate(order):
         first, last = spans[place]
         points = None
         if bands and kinds[pid][0] == "student":
-            best = students_before[first] + 1  # the group's best place among students
-            points = next((t.points for t in bands if best <= t.limit), 0)
+            points = next((t.points for t in bands if best[index[pid]] <= t.limit), 0)
         i = index[pid]
         table.append(
             Standing(
@@ -150,6 +147,23 @@ def rate(
             )
         )
     return table
+
+
+def _best_places(students: Sequence[int], result: Fit) -> dict[int, int]:
+    """Per student (indices into ``result``, best first), the best place among students it
+    could hold: one past the students the games show stronger than it, never worse than a
+    student ranked below it gets. Not through a chain of close pairs: a student the games
+    show weaker than every student above it earns its own place's points."""
+    found: dict[int, int] = {}
+    lowest = len(students)
+    for me in reversed(students):
+        above = sum(
+            result.apart(me, other) and result.strength[other] > result.strength[me]
+            for other in students
+        )
+        lowest = min(lowest, above + 1)
+        found[me] = lowest
+    return found
 
 
 def band_points(table: Sequence[Standing]) -> bool:
@@ -289,8 +303,9 @@ def leaderboard_html(
         "the players they show stronger to the last but those they show weaker (two players "
         "are told apart when their difference is beyond the uncertainty of the ratings). A "
         "line is drawn only where the games split the table: every player above it told apart "
-        "from every player below; players between two lines are tied, and share the points "
-        "of the best place among them.</p>",
+        "from every player below; players between two lines are tied. A student's points "
+        "are those of the best place among students it could hold, and never fewer than a "
+        "student's below it.</p>",
         "<table><tr><th>rank</th><th>could be</th><th>player</th><th>rating ± error</th>"
         "<th>wins</th><th>draws</th><th>losses</th><th>of them forfeits</th>"
         + ("<th>points</th>" if points else "")
