@@ -133,6 +133,7 @@ def test_a_folder_mixing_zips_python_files_and_student_folders(tmp_path):
     submission(folder / "badgerbucky_123_456_game.py")
     write_file(folder / "carol" / "game.py")
     write_file(folder / "dave" / "hw8" / "game.py")  # nested one level: still one student
+    write_file(folder / "erin" / "connect4.ipynb", "{}")  # a notebook is a student's code too
     write_file(folder / ".hidden.py")
     write_file(folder / ".DS_Store", b"junk")
     write_file(folder / "__MACOSX" / "._bob.py", b"junk")
@@ -140,16 +141,18 @@ def test_a_folder_mixing_zips_python_files_and_student_folders(tmp_path):
     write_file(folder / "readme.txt", "hi")
     write_file(folder / "empty" / "notes.txt", "hi")
     found = collect_into(tmp_path, folder)
-    assert [e.student for e in found.entries] == ["123", "ann", "bob", "carol", "dave"]
+    assert [e.student for e in found.entries] == ["123", "ann", "bob", "carol", "dave", "erin"]
     assert found.entries[0].path == tmp_path / "work/canvas/badgerbucky_123_456/game.py"
     assert [(e.student, e.path.relative_to(folder)) for e in found.entries[1:]] == [
         ("ann", Path("hw8_ann.zip")),
         ("bob", Path("bob.py")),
         ("carol", Path("carol")),
         ("dave", Path("dave")),
+        ("erin", Path("erin")),
     ]
     assert found.problems == (
-        f"{folder / 'empty'} is a folder without a .py file; pass it as an input of its own "
+        f"{folder / 'empty'} is a folder without a .py file or a notebook; pass it as an input "
+        "of its own "
         "to grade the files inside",
         f"{folder / 'readme.txt'} is not a .py file, a notebook, a zip or a folder",
     )

@@ -50,6 +50,7 @@ BUNDLE_MAX_UNPACKED = 2 << 30  # bytes: a class bundle holds every student's zip
 BUNDLE_MAX_ENTRIES = 5_000
 _ADVICE = re.compile(r"; (?:zip|submit) [^']*$")  # "...; zip it again" ending intake's messages
 _FILES = (".py", ".zip", ".ipynb")  # what a student's file is named, a folder else
+_CODE = (".py", ".ipynb")  # a student's code: a folder holding one is a student's
 
 
 @dataclass(frozen=True)
@@ -119,12 +120,12 @@ class _Intake:
             return 0
         for child, what in children:
             if what == "folder":
-                if holds_code(child):
+                if holds_code(child, _CODE):
                     self.candidate(child, folder=True)
                 else:
                     self.problems.append(
-                        f"{self.shown(child)} is a folder without a .py file; pass it as an "
-                        "input of its own to grade the files inside"
+                        f"{self.shown(child)} is a folder without a .py file or a notebook; "
+                        "pass it as an input of its own to grade the files inside"
                     )
             elif what == "link":  # a student's, whatever it points at: refused, never followed
                 self.candidate(child, folder=not child.name.lower().endswith(_FILES))
@@ -259,14 +260,15 @@ class _Intake:
 
 def _of_students(folder: Path) -> bool:
     """Whether ``folder`` is a class's folder, not a student's: it holds no code at all, or
-    no code file of its own and two or more folders that do (``class/alice``, ``class/bob``)."""
+    no code file of its own and two or more folders that do (``class/alice``, ``class/bob``);
+    code is a .py file or a notebook."""
     try:
         children = listing(folder)
     except OSError:
         return False
-    if any(what == "file" and child.suffix == ".py" for child, what in children):
+    if any(what == "file" and child.suffix.lower() in _CODE for child, what in children):
         return False
-    held = sum(what == "folder" and holds_code(child) for child, what in children)
+    held = sum(what == "folder" and holds_code(child, _CODE) for child, what in children)
     return held != 1
 
 
