@@ -24,6 +24,7 @@ from autograder.games import find_assignment, infer_assignment, looks_like
 from autograder.games.connect4 import notebook, rules
 from autograder.grading.rubric import load_rubric, reference
 from autograder.play.judge import _looks_like
+from autograder.play.protocol import CELL_MARK
 from tests.conftest import ROOT
 
 SEED = ROOT / "tests" / "data" / "notebook_course" / "Connect4_AlphaBeta.ipynb"
@@ -429,6 +430,24 @@ def test_a_search_without_pruning_or_deeper_than_asked_is_charged(run_cli, tmp_p
 
 
 @pytest.mark.slow
+def test_cells_run_as_jupyter_runs_them_a_future_import_in_any_cell_and_display_unimported():
+    """Jupyter compiles each cell alone and gives ``display`` without an import: a module of
+    the cells runs the same, each cell's lines where they were."""
+    made = module_text(
+        [
+            "import math",
+            "from __future__ import annotations\n\ndef f(x: Later) -> int:\n    return 1",
+            "display(f(1))\nvalue = f(2)\nwhere = __import__('inspect').currentframe().f_lineno",
+        ],
+        "hw.ipynb",
+    )
+    space: dict[str, object] = {}
+    exec(compile(made.source, "hw", "exec"), space)
+    assert space["value"] == 1
+    lines = made.source.splitlines()
+    assert lines[space["where"] - 4] == f"{CELL_MARK}3"  # the cell's third line, as written
+
+
 def test_an_error_reads_cell_and_line(run_cli, tmp_path):
     broken = _edited(tmp_path, "nameerror.ipynb", "    index = 0\n", "    index = undefined_name\n")
     results, stdout = _check(run_cli, broken, tmp_path, "--assignment", BOARD)

@@ -73,8 +73,9 @@ HABITS = {
             warnings.warn("this search is slow")
     """,
     "who-and-when-for-a-log": """
-        import getpass, grp, os, pwd, sysconfig, zoneinfo
+        import getpass, grp, locale, os, pwd, sysconfig, zoneinfo
         _who = getpass.getuser(), pwd.getpwuid(os.getuid()).pw_dir, grp.getgrgid(os.getgid())
+        _where = locale.setlocale(locale.LC_ALL, "")
         _zones = sysconfig.get_config_var("TZPATH"), zoneinfo.available_timezones
     """,
     "caller-name-and-pdb": """

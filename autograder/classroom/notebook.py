@@ -29,6 +29,9 @@ from autograder.classroom.outside import STAND_IN, leave_outside
 from autograder.errors import GraderError
 from autograder.play.protocol import CELL_MARK, NOTEBOOK_HEADER
 
+# Jupyter's and Colab's builtin display(), used without an import: it draws nothing here
+JUPYTER_DISPLAY = "display = lambda *objects, **options: None"
+
 __all__ = [
     "Converted",
     "is_script_export",
@@ -255,6 +258,24 @@ def _parsed(cells: list[str]) -> list[ast.Module | None]:
     return trees
 
 
+def _hoisted(cells: list[str], trees: list[ast.Module | None]) -> tuple[list[str], list[str]]:
+    """The cells with their ``from __future__`` imports blanked, and those imports: Jupyter
+    compiles each cell alone, so such an import may open any cell, while a module takes it
+    only at its top. Blank lines keep each cell's line numbers."""
+    futures: dict[str, None] = {}
+    out = []
+    for cell, tree in zip(cells, trees, strict=True):
+        lines = cell.split("\n")
+        for node in tree.body if tree is not None else ():
+            if isinstance(node, ast.ImportFrom) and node.module == "__future__":
+                names = ", ".join(alias.name for alias in node.names)
+                futures[f"from __future__ import {names}"] = None
+                for number in range(node.lineno - 1, node.end_lineno or node.lineno):
+                    lines[number] = ""
+        out.append("\n".join(lines))
+    return out, list(futures)
+
+
 def module_text(cells: list[str], label: str) -> Converted:
     """The module of ``cells`` (code cells' sources, in order), each after its marker line:
     magics, Colab's own lines and display code left out (``outside.py``), and the cells that
@@ -268,8 +289,9 @@ def module_text(cells: list[str], label: str) -> Converted:
     kept = leave_outside([cell for cell, _ in unmagic], [magics for _, magics in unmagic])
     cleaned = [cell for cell, _ in kept]
     trees = _parsed(cleaned)
+    cleaned, futures = _hoisted(cleaned, trees)
     prompting = _prompting(trees)
-    out = [f"{NOTEBOOK_HEADER} {label}: its code cells in order"]
+    out = [f"{NOTEBOOK_HEADER} {label}: its code cells in order", *futures, JUPYTER_DISPLAY]
     left_out = tuple((n, what) for n, (_, what) in enumerate(kept, start=1) if what)
     if left_out:
         out.append(STAND_IN)

@@ -13,7 +13,8 @@ Inside, the root is an empty, read-only tmpfs holding only
 - a private ``/tmp`` and ``/dev/shm`` (tmpfs, sized), a minimal ``/dev`` (null, zero, full,
   random, urandom, tty) and a ``/proc`` of its own pid namespace with ``/proc/sys`` read-only.
 
-Nothing else exists for it: no ``/etc`` (but the loader's cache and a ``passwd`` and ``group``
+Nothing else exists for it (but the ``C.UTF-8`` locale its ``LANG`` names): no ``/etc`` (but
+the loader's cache and a ``passwd`` and ``group``
 naming its own user, so that ``pwd``, ``grp`` and ``getpass`` answer), ``/home``, ``/root``,
 ``/var``, ``/run``, no kit, no other submission. It also gets no network (a namespace with a
 downed loopback), its own pid, IPC and UTS namespaces, and dies with the grader.
@@ -56,6 +57,7 @@ LIBRARY = f"{SANDBOX}/library"  # the kit's shared driver modules, each by its f
 SUBMISSION = f"{SANDBOX}/submission"
 SITE = f"{SANDBOX}/site"
 IDENTITY = ("/etc/passwd", "/etc/group")  # the sandbox's user, written by identity_files
+_LOCALE = "/usr/lib/locale/C.utf8"  # LANG=C.UTF-8 (launch.py): locale.setlocale(LC_ALL, "")
 _LIBRARY = re.compile(r"(?:=>\s*)?(/\S+)\s+\(0x[0-9a-f]+\)")
 
 
@@ -139,8 +141,9 @@ def layout(packages: tuple[str, ...] = ()) -> Layout:
             links[link] = target
         folders.add(os.path.realpath(os.path.dirname(library)))
         folders.add(os.path.dirname(os.path.realpath(library)))
-    if os.path.exists("/etc/ld.so.cache"):
-        folders.add("/etc/ld.so.cache")
+    for shared in ("/etc/ld.so.cache", _LOCALE):  # the loader's cache; LANG's locale
+        if os.path.exists(shared):
+            folders.add(shared)
     kept = sorted(f for f in folders if not any(f.startswith(o + "/") for o in folders))
     covered = tuple(
         p for p in (os.path.join(stdlib, "site-packages"), os.path.join(stdlib, "dist-packages"))
