@@ -145,6 +145,29 @@ def test_the_chapters_exercise_3_one_gameboard_for_both_games_is_graded(run_cli,
     assert "all 6 checks right" in stdout  # the chapter's own tests, on GameBoard
 
 
+@pytest.mark.slow
+def test_pieces_numbered_not_lettered_are_read_by_their_names(run_cli, tmp_path):
+    """``X = 1, O = -1, E = 0`` with ``__str__`` giving the letters plays the same game as
+    the book's letters: the grader makes and reads such pieces by their names."""
+    numbered = (
+        '    X = "X"\n    O = "O"  # noqa: E741 - the letter O is the piece\'s name in the game\n'
+        '    E = " "  # an empty square\n',
+        "    X = 1\n    O = -1  # noqa: E741\n    E = 0\n",
+    )
+    lettered = (
+        "        return str(self.value)",
+        "        return {1: 'X', -1: 'O', 0: ' '}[self.value]",
+    )
+    folder = _copy(SOLUTION, tmp_path)
+    text = (folder / "tictactoe.py").read_text()
+    for old, new in (numbered, lettered):
+        assert text.count(old) == 1, old
+        text = text.replace(old, new)
+    (folder / "tictactoe.py").write_text(text)
+    results, stdout = _check(run_cli, folder, tmp_path)
+    assert results["score"] == 100, stdout
+
+
 def test_a_missing_file_is_one_sentence_and_exit_status_2(run_cli, tmp_path):
     folder = _copy(SOLUTION, tmp_path)
     (folder / "connectfour.py").unlink()

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 from contextlib import suppress
+from enum import Enum
 from importlib import import_module
 from os import listdir, path
 from types import FunctionType
@@ -69,9 +70,34 @@ class _TooMany(BaseException):
 
 
 def _piece(value: object) -> str | None:
-    """A piece's letter (``TTTPiece.X`` -> ``'X'``), or None when it is no piece we can read."""
+    """A piece's letter (``TTTPiece.X`` -> ``'X'``), or None when it is no piece we can read.
+    An enum whose values are not its letters (``X = 1``) is read by its members' names, the
+    empty ``E`` as the book's blank."""
     letter = getattr(value, "value", value)
-    return letter if type(letter) is str else None
+    if type(letter) is str:
+        return letter
+    name = getattr(value, "name", None) if isinstance(value, Enum) else None
+    if type(name) is str and len(name) == 1:
+        return " " if name == "E" else name
+    return None
+
+
+def _by_letter(piece_class: Any) -> Any:
+    """How to make the student's piece of a letter: ``piece_class(letter)`` as the book's
+    enum of letters takes it, or by member name where no value is the letter (``X = 1``;
+    the blank " " is ``E``)."""
+    members = getattr(piece_class, "__members__", None)
+    if not isinstance(piece_class, type) or not issubclass(piece_class, Enum) or not members:
+        return piece_class
+    values = {member.value for member in members.values() if type(member.value) is str}
+
+    def make(letter: str) -> Any:
+        name = "E" if letter == " " else letter
+        if letter not in values and name in members:
+            return members[name]
+        return piece_class(letter)
+
+    return make
 
 
 def _sealed(function: Any) -> Any:
@@ -133,7 +159,7 @@ class _Boards:
             piece_class = getattr(shared, _ONE_PIECE, None)
             if piece_class is None:
                 raise _Unbuilt(f"the file defining GameBoard defines no {_ONE_PIECE}")
-            return _Kind(board_class, piece_class, True)
+            return _Kind(board_class, _by_letter(piece_class), True)
         try:
             found = import_module(file)
         except BaseException as err:
@@ -144,7 +170,7 @@ class _Boards:
             raise _Unbuilt(
                 f"{file}.py defines no {board_name} and {piece_name}; keep the book's names"
             )
-        return _Kind(board_class, piece_class, False)
+        return _Kind(board_class, _by_letter(piece_class), False)
 
     def piece(self, game: str, letter: str) -> Any:
         """The student's piece of ``letter`` (X, O, B, R or the empty " ")."""
