@@ -405,6 +405,23 @@ def _checks_only(tmp_path: Path) -> Path:
     return path
 
 
+def test_iterative_deepening_that_prunes_keeps_the_pruning_points(run_cli, tmp_path):
+    """Passes at depths 1, 2, ... add their states to the last pass's, so an iterative
+    deepening agent makes as many states as plain minimax in all; it prunes, and is judged by
+    the states it makes at the depth asked: fewer than plain minimax makes there."""
+    book = nbformat.read(ROOT / "solution" / "connect4-notebook" / "connect4.ipynb", 4)
+    call = 'self.search(state, {}, -float("inf"), float("inf"), maximising)'
+    old = f"        action, _ = {call.format('self.depth')}\n"
+    new = "        for depth in range(1, self.depth + 1):\n"
+    new += f"            action, _ = {call.format('depth')}\n"
+    (cell,) = [c for c in book.cells if c.cell_type == "code" and old in c.source]
+    cell.source = cell.source.replace(old, new)
+    nbformat.write(book, tmp_path / "deepening.ipynb")
+    rubric = ("--assignment", "connect4-notebook", "--rubric", str(_checks_only(tmp_path)))
+    results, stdout = _check(run_cli, tmp_path / "deepening.ipynb", tmp_path, *rubric)
+    assert (_scores(results)["alphabeta"], _scores(results)["depth"]) == (20, 5), stdout
+
+
 @pytest.mark.slow
 def test_a_search_without_pruning_or_deeper_than_asked_is_charged(run_cli, tmp_path):
     rubric = ("--assignment", BOARD, "--rubric", str(_checks_only(tmp_path)))

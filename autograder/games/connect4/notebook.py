@@ -140,6 +140,9 @@ def _search_judge(depth: int, kind: str) -> Any:
             return wrong
         if kind == "depth" or not (made >= plain and pruned < plain):
             return None  # pruned, or no pruning was possible in this order
+        at_depth, plain_at_depth = reply.get("made_at_depth"), reply.get("minimax_at_depth")
+        if type(at_depth) is int and type(plain_at_depth) is int and at_depth < plain_at_depth:
+            return None  # fewer states at the depth: it prunes (iterative deepening adds more)
         problem = (
             f"{agent} made {made} states; plain minimax at depth {depth} through your "
             f"Connect4State makes {plain}, and alpha-beta {pruned}: it does not prune"

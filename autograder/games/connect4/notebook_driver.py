@@ -107,22 +107,23 @@ class _Notebook:
                 pass  # an Agent without a mode: asked again as the course's two arguments
         return self.agent(depth, piece)
 
-    def play(self, plain: dict[str, Any], depth: int) -> tuple[Any, Any, int, int]:
-        """The agent's move on ``plain``, the state it was given, the states it made and the
-        deepest ply among them."""
+    def play(self, plain: dict[str, Any], depth: int) -> tuple[Any, Any, dict[int, int]]:
+        """The agent's move on ``plain``, the state it was given, and how many states it made
+        at each ply below it."""
         state = self.state_of(plain)
         agent = self.bot(depth, SIGNS[plain["player"]])
-        deepest, made = [0], [0]
-        restore = _counted(self.state, deepest, made)
+        plies: dict[int, int] = {}
+        restore = _counted(self.state, plies)
         try:
             raw = agent.play(state)
         finally:
             restore()
-        return raw, state, made[0], deepest[0]
+        return raw, state, plies
 
 
-def _counted(cls: Any, ply_cap: list[int], made: list[int]) -> Callable[[], None]:
-    """Wrap ``cls.apply_action`` to count; the function that unwraps it."""
+def _counted(cls: Any, plies: dict[int, int]) -> Callable[[], None]:
+    """Wrap ``cls.apply_action`` to count the states made at each ply; the function that
+    unwraps it."""
     own = cls.__dict__.get("apply_action")
     original = cls.apply_action
 
@@ -130,8 +131,7 @@ def _counted(cls: Any, ply_cap: list[int], made: list[int]) -> Callable[[], None
         child = original(self, *args, **kwargs)
         if child is not None:
             ply = getattr(self, _PLY, 0) + 1
-            made[0] += 1
-            ply_cap[0] = max(ply_cap[0], ply)
+            plies[ply] = plies.get(ply, 0) + 1
             try:  # noqa: SIM105 - contextlib is library code the notebook may patch
                 setattr(child, _PLY, ply)
             except BaseException:
@@ -152,13 +152,13 @@ def _counted(cls: Any, ply_cap: list[int], made: list[int]) -> Callable[[], None
 class _Minimax:
     """Plain minimax, or alpha-beta with ``prune``, through the student's own class and value
     (``apply_action`` on every column, ``isTerminal``, ``value``): max is player 1, as in the
-    seed. ``made`` counts the states it makes."""
+    seed. ``made`` counts the states it makes, ``leaves`` those at the search's depth."""
 
     def __init__(self, nb: _Notebook, columns: int, prune: bool) -> None:
-        self.nb, self.columns, self.prune, self.made = nb, columns, prune, 0
+        self.nb, self.columns, self.prune, self.made, self.leaves = nb, columns, prune, 0, 0
         self.mutated = False  # an apply_action changed the state it was called on
 
-    def children(self, state: Any) -> list[tuple[int, Any]]:
+    def children(self, state: Any, leaves: bool) -> list[tuple[int, Any]]:
         player = getattr(state, "curr_player_number", 1)
         found = []
         for action in range(self.columns):
@@ -167,6 +167,7 @@ class _Minimax:
             self.mutated = self.mutated or self.nb.plain(state) != before
             if child is not None:
                 self.made += 1
+                self.leaves += leaves
                 found.append((action, child))
         return found
 
@@ -177,7 +178,7 @@ class _Minimax:
             return _number(_value(state))
         maximising = getattr(state, "curr_player_number", 1) == 1
         best = -math.inf if maximising else math.inf
-        for _, child in self.children(state):
+        for _, child in self.children(state, depth == 1):
             score = self.value(child, depth - 1, alpha, beta)
             if maximising:
                 best, alpha = max(best, score), max(alpha, score)
@@ -192,17 +193,19 @@ def _search(nb: _Notebook, request: dict[str, Any], encode: Encode) -> dict[str,
     """The agent's move and the states it made, beside plain minimax's value of each move at
     the same depth (and the states plain minimax and alpha-beta make there)."""
     plain, depth = request["state"], int(request["depth"])
-    raw, _state, made, deepest = nb.play(plain, depth)
+    raw, _state, plies = nb.play(plain, depth)
     columns = len(plain["board"][0])
     kit, pruned = _Minimax(nb, columns, False), _Minimax(nb, columns, True)
     pruned.value(nb.state_of(plain), depth)
-    moves = kit.children(nb.state_of(plain))
+    moves = kit.children(nb.state_of(plain), depth == 1)
     values = [repr(kit.value(child, depth - 1)) for _, child in moves]
     return {
         "ok": True,
         "move": encode(raw),
-        "made": made,
-        "deepest": deepest,
+        "made": sum(plies.values()),
+        "deepest": max(plies, default=0),
+        "made_at_depth": plies.get(depth, 0),
+        "minimax_at_depth": kit.leaves,
         "moves": [action for action, _ in moves],
         "values": values,
         "player": plain["player"],
@@ -269,7 +272,7 @@ def make_handlers(
 
     def move(_request: dict[str, Any]) -> dict[str, Any]:
         plain = latest.position
-        raw, state, _made, _deepest = nb.play(plain, plain["depth"])
+        raw, state, _plies = nb.play(plain, plain["depth"])
         return {"ok": True, "move": encode(raw), "state_changed": nb.plain(state) != plain["board"]}
 
     def check(request: dict[str, Any]) -> dict[str, Any]:
