@@ -96,11 +96,17 @@ def test_magics_are_dropped_and_a_prompting_cell_is_left_out():
             "Human().play()",
             "name = input('name? ')",
             "if __name__ == '__main__':\n    ask()",
+            "Human?\n?Human.play\nfiles = !ls",
+            "%%writefile notes.txt\nWhat I tried: a deeper search.",
+            "%%time\nz = 3",
         ],
         "hw.ipynb",
     )
-    compile(made.source, "hw", "exec")
+    space: dict[str, object] = {}
+    exec(compile(made.source, "hw", "exec"), space)
+    assert space["z"] == 3  # a %%time cell's body runs
     assert "%" not in made.source.replace("# %% cell", "") and "!pip" not in made.source
+    assert not any(line in made.source for line in ("Human?", "?Human", "!ls", "What I tried"))
     assert made.skipped == (
         (5, "it calls play() calls ask() calls input() (line 1)"),
         (6, "it calls input() at top level (line 1)"),

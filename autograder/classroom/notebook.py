@@ -49,6 +49,11 @@ MAX_CELLS = 10_000  # cells of any kind in one notebook
 MAX_CODE_BYTES = 512 << 10  # of code, all code cells together (a homework's is ~10 KB)
 _IN_MARK = re.compile(r"^# In\[[ 0-9]*\]:[ \t\r]*$", re.MULTILINE)
 _MAGIC = ("%", "!")
+# IPython's own syntax on a line: help (``Agent?``, ``?Agent.play``), a shell or magic's
+# output assigned (``files = !ls``); none of it is Python
+_IPYTHON = re.compile(r"(\?{1,2}[\w.]+|[\w.]+\?{1,2}|[\w.]+\s*=\s*[!%].*)\s*$")
+_CELL_MAGIC = re.compile(r"%%(?P<name>\w+)")
+_PYTHON_CELL_MAGICS = {"time", "timeit", "capture", "prun"}  # their body runs as Python
 _CHAIN_SHOWN = 5  # functions of a chain leading to input() named in a note
 
 
@@ -146,12 +151,22 @@ def from_script_export(text: str, label: str) -> Converted:
 
 
 def _without_magics(source: str) -> tuple[str, list[str]]:
-    """``source`` with IPython's magic and shell lines blanked (``pass`` where indented, so a
-    block keeps a body), every other line where it was; and the lines blanked."""
+    """``source`` with IPython's magic, shell and help lines blanked (``pass`` where indented,
+    so a block keeps a body), every other line where it was; and the lines blanked. A cell
+    magic whose body is not Python (``%%writefile``, ``%%bash``) blanks the whole cell."""
+    first = next((line.strip() for line in source.split("\n") if line.strip()), "")
+    magic = _CELL_MAGIC.match(first)
+    if magic and magic["name"] not in _PYTHON_CELL_MAGICS:
+        kept = [line for line in source.split("\n") if line.strip()]
+        return "\n".join("" for _ in source.split("\n")), [f"{first} ({len(kept)} lines)"]
     lines, blanked = [], []
     for line in source.split("\n"):
         stripped = line.lstrip()
-        if stripped.startswith(_MAGIC) or stripped.startswith("get_ipython()"):
+        if (
+            stripped.startswith(_MAGIC)
+            or stripped.startswith("get_ipython()")
+            or _IPYTHON.match(stripped)
+        ):
             indent = line[: len(line) - len(stripped)]
             lines.append(f"{indent}pass" if indent else "")
             blanked.append(stripped)
