@@ -140,6 +140,11 @@ def test_a_move_that_changes_its_own_board_is_named():
     assert _said(check.judge({"error": "move raised ValueError: no"})) == (
         "move raised ValueError: no"
     )
+    assert _said(check.judge({"cells": None})) == (  # its squares kept under another name
+        f"after move({square}) the new board's squares cannot be read: the grader reads them "
+        "from the board's position attribute, a list of pieces as the book's constructor keeps "
+        "it; keep that name and shape"
+    )
 
 
 def test_a_search_past_max_depth_is_named_with_the_bound():
@@ -346,7 +351,10 @@ def test_a_position_the_students_board_class_cannot_build_is_not_charged_there()
     check = _one("Connect Four legal_moves")
     said = check.judge({"error": "building the board raised OverflowError", "unbuilt": True})
     assert isinstance(said, Verdict) and said.share == 0.0
-    assert "cannot be built with your board class, so it is not charged here" in said.problem
+    assert (
+        "cannot be built with your board class, so it costs nothing here, unless your class "
+        "can build none of the positions asked" in said.problem
+    )
 
 
 def test_a_win_test_that_raises_is_shown_on_the_board_it_raised_on():

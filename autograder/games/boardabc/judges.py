@@ -77,7 +77,7 @@ def buildable(judge: Judge) -> Judge:
         if reply.get("unbuilt") is True:
             return Verdict(
                 f"{error(reply)}: this position cannot be built with your board class, so it "
-                "is not charged here",
+                "costs nothing here, unless your class can build none of the positions asked",
                 share=0.0,
             )
         return judge(reply)
@@ -144,6 +144,12 @@ def move_judge(location: int, cells: Any, turn: str) -> Judge:
             return (
                 f"move({location}) changed the board it was called on; copy the position and "
                 "change the copy"
+            )
+        if reply.get("cells") is None:
+            return (
+                f"after move({location}) the new board's squares cannot be read: the grader "
+                "reads them from the board's position attribute, a list of pieces as the "
+                "book's constructor keeps it; keep that name and shape"
             )
         if reply.get("cells") != cells:
             return (
