@@ -420,3 +420,8 @@ def test_a_timeout_and_a_crash_lose_the_game_with_the_reason(tmp_path, run_cli):
     assert second["winner"] == "crashy" and second["fault"] == "sleepy"
     assert "sleepy lost on ply 1" in second["reason"] and "after 1 s" in second["reason"]
     assert all(row["forfeits"] == "3" for row in _table(out))  # one a colour and opening
+    why = {row["player"]: row["forfeit_reason"] for row in _table(out)}
+    assert why["crashy"].startswith("make_move raised ZeroDivisionError: division by zero")
+    assert why["sleepy"].startswith("make_move was still running after 1 s")
+    page = (out / "leaderboard.html").read_text()
+    assert "<h2>Why players forfeited</h2>" in page and "<li>crashy (3): make_move raised" in page

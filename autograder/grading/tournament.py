@@ -60,6 +60,7 @@ class Standing:
     losses: int
     forfeits: int  # games lost by an illegal move, a crash, a timeout or a protocol fault
     points: int | None = None  # by the rubric's [tournament] bands; None when it has none
+    forfeit_reason: str = ""  # why it lost its first forfeited game (by game id), if any
 
     @property
     def games(self) -> int:
@@ -113,6 +114,7 @@ def rate(
     best place among students each could hold (``_best_places``)."""
     kinds = {pid: (kind, name) for pid, kind, name in players}
     tally, scores = _tally(set(kinds), games)
+    reasons = _forfeit_reasons(games)
     result = fit(list(kinds), scores)
     index = {pid: n for n, pid in enumerate(result.players)}
     order = sorted(
@@ -144,6 +146,7 @@ def rate(
                 losses=tally[pid][2],
                 forfeits=tally[pid][3],
                 points=points,
+                forfeit_reason=reasons.get(pid, ""),
             )
         )
     return table
@@ -169,6 +172,17 @@ def _best_places(students: Sequence[int], result: Fit) -> dict[int, int]:
 def band_points(table: Sequence[Standing]) -> bool:
     """Whether the table carries points (the rubric has bands)."""
     return any(s.points is not None for s in table)
+
+
+def _forfeit_reasons(games: Sequence[Mapping[str, Any]]) -> dict[str, str]:
+    """Player -> why it lost its first forfeited game (by game id), without the "lost on ply"
+    prefix: what a course reads to see why a player forfeits."""
+    found: dict[str, str] = {}
+    for game in sorted(games, key=lambda g: str(g.get("id", ""))):
+        fault, reason = game.get("fault"), game.get("reason")
+        if isinstance(fault, str) and isinstance(reason, str) and fault not in found:
+            found[fault] = reason.split(": ", 1)[1] if " lost on ply " in reason else reason
+    return found
 
 
 def head_to_head(games: Sequence[Mapping[str, Any]]) -> dict[tuple[str, str], list[int]]:
@@ -232,6 +246,7 @@ _COLUMNS = (
     "losses",
     "forfeits",
     "games",
+    "forfeit_reason",
 )
 
 
@@ -324,6 +339,14 @@ def leaderboard_html(
             + "</tr>"
         )
     out.append("</table>")
+    forfeiting = [s for s in table if s.forfeit_reason]
+    if forfeiting:
+        out.append("<h2>Why players forfeited</h2><p>Each player's first forfeited game:</p><ul>")
+        out += [
+            f"<li>{escape(s.player)} ({s.forfeits}): {escape(s.forfeit_reason)}</li>"
+            for s in forfeiting
+        ]
+        out.append("</ul>")
     out.append(
         "<h2>Head to head</h2><p>Each cell is the row player's wins–draws–losses against the "
         "column player, both colours; click it for the games, move by move.</p>"
