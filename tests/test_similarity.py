@@ -497,3 +497,21 @@ def test_code_most_of_a_class_wrote_alike_is_an_idiom_not_evidence(tmp_path):
     small = _compare(_class(tmp_path / "small", dict(list(students.items())[:4])))
     assert small.common == 0, "in a class of 4 nothing is an idiom"
     assert len(small.pairs) == 6 and min(p.shared for p in small.pairs) >= 5
+
+
+def test_a_solution_passed_round_a_third_of_the_class_is_reported_not_hidden(tmp_path):
+    """Four of ten hand in the same solution, disguised: held by more than 30% of the class,
+    it is set aside like an idiom, so no pair is flagged; the report names the four who keep
+    little code of their own, and nobody else (the idiom costs the others little)."""
+    students = {f"s{n:02d}": _own_code(n) + IDIOM for n in range(6)}
+    for n, seed in ((6, 0), (7, 1), (8, 2), (9, 3)):
+        students[f"s{n:02d}"] = disguise(SOLUTION, seed=seed) if seed else SOLUTION
+    comparison = _compare(_class(tmp_path / "class", students))
+    assert [name for name, _, _ in comparison.set_aside] == ["s06", "s07", "s08", "s09"]
+    line = comparison.set_aside_line()
+    assert line.startswith("4 students keep little code of their own once code held by more ")
+    assert "or a solution went round that many students; read their files side by side" in line
+    write_similarity(comparison, tmp_path / "out", "Teeko2")
+    assert "read their files side by side" in (tmp_path / "out" / "similarity.html").read_text()
+    honest = _compare(_class(tmp_path / "honest", {k: students[k] for k in list(students)[:7]}))
+    assert honest.set_aside == () and honest.set_aside_line() == ""

@@ -99,6 +99,8 @@ def class_similarity(request: SimilarityRequest, listener: Listener) -> list[Pat
         f"another and with {archived} archived; {flagged} pairs at or above "
         f"{threshold:.0%} flagged (no grade changed)"
     )
+    if comparison.set_aside:
+        listener.say(comparison.set_aside_line())
     title = f"{assignment.pack.title} ({assignment.name})"
     return write_similarity(comparison, request.out, title)
 

@@ -142,6 +142,22 @@ class Comparison:
     ignored: frozenset[int]  # boilerplate and common fingerprints, never evidence
     common: int  # how many of ``ignored`` are common to the class rather than boilerplate
     own: dict[str, int] = field(default_factory=dict)  # name -> fingerprints of its own
+    # (name, before, after): students most of whose own code the class's common rule set
+    # aside, when two or more are: a solution passed round a third of the class, or a
+    # starter handed in nearly untouched; reported, never flagged
+    set_aside: tuple[tuple[str, int, int], ...] = ()
+
+    def set_aside_line(self) -> str:
+        """One sentence on ``set_aside`` for the report and the terminal; "" when empty."""
+        if not self.set_aside:
+            return ""
+        named = ", ".join(f"{name} {after} of {before}" for name, before, after in self.set_aside)
+        return (
+            f"{len(self.set_aside)} students keep little code of their own once code held by "
+            f"more than {self.settings.common:.0%} of the class is set aside (fingerprints "
+            f"kept: {named}): either they handed in the starter nearly untouched, or a solution "
+            "went round that many students; read their files side by side."
+        )
 
     def closest(self) -> dict[str, Pair]:
         """Per class student, the pair where the largest share of the student was matched."""
@@ -407,6 +423,7 @@ def compare(
         least = max(2, settings.common * len(pupils))
         common = {h for h, n in counts.items() if n > least}
     kept = {name: hashes - common for name, hashes in own.items()}
+    set_aside = _set_aside(pupils, own, kept)
     ignored = given | frozenset(common)
     parts = {d.name: _parts(d, ignored) for d in documents}
     pairs: list[Pair] = []
@@ -431,7 +448,26 @@ def compare(
         ignored,
         len(common - given),
         {name: len(hashes) for name, hashes in kept.items()},
+        set_aside,
     )
+
+
+_SET_ASIDE = 0.75  # of a student's own fingerprints, lost to the common rule
+_SET_ASIDE_FROM = 20  # own fingerprints a student needs before the rule to be counted
+
+
+def _set_aside(
+    pupils: Sequence[Document], own: dict[str, frozenset[int]], kept: dict[str, frozenset[int]]
+) -> tuple[tuple[str, int, int], ...]:
+    """(name, before, after) of the students who lost most of their own fingerprints to the
+    class's common rule, when two or more did; else none."""
+    found = tuple(
+        (d.name, len(own[d.name]), len(kept[d.name]))
+        for d in pupils
+        if len(own[d.name]) >= _SET_ASIDE_FROM
+        and len(kept[d.name]) < (1 - _SET_ASIDE) * len(own[d.name])
+    )
+    return found if len(found) >= 2 else ()
 
 
 _Part = tuple[str, frozenset[int]]  # a function's label and its own fingerprints

@@ -104,6 +104,7 @@ def similarity_html(
         f"{len(comparison.documents) - len(pupils)} archived solutions; "
         f'<span class="flag">{len(flagged)} pairs flagged</span>.</p>',
         f"<p>{escape(_settings_line(comparison))}</p>",
+        *([f'<p class="flag">{escape(line)}</p>'] if (line := comparison.set_aside_line()) else []),
         "<h2>Pairs, most similar first</h2>",
         "<table><tr><th>#</th><th>a</th><th>b</th><th>of a matched</th><th>of b matched</th>"
         "<th>closest functions</th><th>shared</th><th></th></tr>",
