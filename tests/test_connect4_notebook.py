@@ -86,8 +86,16 @@ def test_the_script_export_is_the_same_cells(tmp_path):
     assert made.source.count("# %% cell ") == 13
 
 
+def _run(cells: list[str]):  # type: ignore[no-untyped-def]
+    """The module of ``cells`` and the names it defines when run as a module is run."""
+    made = module_text(cells, "hw.ipynb")
+    space: dict[str, object] = {}
+    exec(compile(made.source, "hw", "exec"), space)
+    return made, space
+
+
 def test_magics_are_dropped_and_a_prompting_cell_is_left_out():
-    made = module_text(
+    made, space = _run(
         [
             "%matplotlib inline\nimport math",
             "!pip install numpy\nif True:\n    %time x = 1\n    y = 2",
@@ -100,10 +108,7 @@ def test_magics_are_dropped_and_a_prompting_cell_is_left_out():
             "%%writefile notes.txt\nWhat I tried: a deeper search.",
             "%%time\nz = 3",
         ],
-        "hw.ipynb",
     )
-    space: dict[str, object] = {}
-    exec(compile(made.source, "hw", "exec"), space)
     assert space["z"] == 3  # a %%time cell's body runs
     assert "%" not in made.source.replace("# %% cell", "") and "!pip" not in made.source
     assert not any(line in made.source for line in ("Human?", "?Human", "!ls", "What I tried"))
@@ -452,25 +457,22 @@ def test_a_search_without_pruning_or_deeper_than_asked_is_charged(run_cli, tmp_p
     assert "decision_depth 2 is not respected" in stdout
 
 
-@pytest.mark.slow
 def test_cells_run_as_jupyter_runs_them_a_future_import_in_any_cell_and_display_unimported():
     """Jupyter compiles each cell alone and gives ``display`` without an import: a module of
     the cells runs the same, each cell's lines where they were."""
-    made = module_text(
+    made, space = _run(
         [
             "import math",
             "from __future__ import annotations\n\ndef f(x: Later) -> int:\n    return 1",
             "display(f(1))\nvalue = f(2)\nwhere = __import__('inspect').currentframe().f_lineno",
         ],
-        "hw.ipynb",
     )
-    space: dict[str, object] = {}
-    exec(compile(made.source, "hw", "exec"), space)
     assert space["value"] == 1
     lines = made.source.splitlines()
     assert lines[space["where"] - 4] == f"{CELL_MARK}3"  # the cell's third line, as written
 
 
+@pytest.mark.slow
 def test_an_error_reads_cell_and_line(run_cli, tmp_path):
     broken = _edited(tmp_path, "nameerror.ipynb", "    index = 0\n", "    index = undefined_name\n")
     results, stdout = _check(run_cli, broken, tmp_path, "--assignment", BOARD)
