@@ -70,11 +70,12 @@ print("outside the allowlist:", sorted(_outside)[:10], "kit names:", sorted(_nam
 @needs_fence
 def test_the_submission_sees_only_the_allowlist(arena: Arena, tmp_path: Path) -> None:
     """Every path it can find is on the fence's allowlist (the interpreter, its library and
-    the folders of the libraries it loads, the runner, its own files, /tmp, /dev, /proc), and
-    nothing anywhere it can see is named after the kit, its rubrics or this test."""
+    the folders of the libraries it loads, the runner, its own files, /tmp, /dev, /proc, and
+    the /etc/passwd and /etc/group naming its user), and nothing anywhere it can see is named
+    after the kit, its rubrics or this test."""
     where = fence.layout(PACKAGES)
     allowed = [*where.read_only, *(link for _, link in where.symlinks)]
-    allowed += ["/sandbox", "/tmp", "/dev", "/proc"]
+    allowed += ["/sandbox", "/tmp", "/dev", "/proc", *fence.IDENTITY]
     source = HONEST + _LOOKS_AROUND.replace("$allowed", repr(allowed))
     (tmp_path / "game.py").write_text(source)
     out = arena.base / "looks-around.json"
