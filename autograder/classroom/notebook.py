@@ -39,6 +39,7 @@ __all__ = [
     "from_notebook",
     "from_script_export",
     "module_text",
+    "without_magics",
     "MAX_NOTEBOOK_BYTES",
     "MAX_CELLS",
     "MAX_CODE_BYTES",
@@ -150,17 +151,17 @@ def from_script_export(text: str, label: str) -> Converted:
     return module_text([part.strip("\n") for part in parts[1:]], label)
 
 
-def _without_magics(source: str) -> tuple[str, list[str]]:
+def without_magics(source: str) -> tuple[str, list[str]]:
     """``source`` with IPython's magic, shell and help lines blanked (``pass`` where indented,
     so a block keeps a body), every other line where it was; and the lines blanked. A cell
     magic whose body is not Python (``%%writefile``, ``%%bash``) blanks the whole cell."""
-    first = next((line.strip() for line in source.split("\n") if line.strip()), "")
-    magic = _CELL_MAGIC.match(first)
+    given = source.split("\n")
+    written = [line.strip() for line in given if line.strip()]
+    magic = _CELL_MAGIC.match(written[0]) if written else None
     if magic and magic["name"] not in _PYTHON_CELL_MAGICS:
-        kept = [line for line in source.split("\n") if line.strip()]
-        return "\n".join("" for _ in source.split("\n")), [f"{first} ({len(kept)} lines)"]
+        return "\n" * (len(given) - 1), [f"{written[0]} ({len(written)} lines)"]
     lines, blanked = [], []
-    for line in source.split("\n"):
+    for line in given:
         stripped = line.lstrip()
         if (
             stripped.startswith(_MAGIC)
@@ -300,7 +301,7 @@ def module_text(cells: list[str], label: str) -> Converted:
     size = sum(len(cell.encode()) for cell in cells)
     if size > MAX_CODE_BYTES:
         raise _too_much_code(label, size)
-    unmagic = [_without_magics(cell) for cell in cells]
+    unmagic = [without_magics(cell) for cell in cells]
     kept = leave_outside([cell for cell, _ in unmagic], [magics for _, magics in unmagic])
     cleaned = [cell for cell, _ in kept]
     trees = _parsed(cleaned)

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from autograder.classroom.class_run import ClassInputs, Listener, loaded
 from autograder.classroom.handin import HandIn, Homework, raw_folder, take_in
-from autograder.classroom.notebook import code_cells
+from autograder.classroom.notebook import code_cells, without_magics
 from autograder.classroom.outputs import writable_folder
 from autograder.classroom.reading import Budget, copy_tree, is_junk, read_file
 from autograder.classroom.records import Entry
@@ -252,14 +252,12 @@ def _read_tree(path: Path) -> tuple[list[SourceFile], list[str]]:
 
 
 def _notebook_text(data: bytes, name: str) -> str:
-    """A notebook's code cells as one Python text; IPython's ``%magic`` and ``!shell`` lines
-    become blank lines (they are not Python).
+    """A notebook's code cells as one Python text, IPython's own lines blanked as grading
+    blanks them (``without_magics``: they are not Python).
 
     :raises GraderError: when it is no notebook the intake reads."""
-    chunks = []
-    for source in code_cells(data, name):
-        lines = ["" if ln.lstrip().startswith(("%", "!")) else ln for ln in source.splitlines()]
-        chunks.append("\n".join(lines))
+    cells = [c.replace("\r\n", "\n").replace("\r", "\n") for c in code_cells(data, name)]
+    chunks = [without_magics(cell)[0] for cell in cells]
     return "\n\n".join(chunks) + "\n"
 
 
