@@ -14,10 +14,10 @@ Inside, the root is an empty, read-only tmpfs holding only
   random, urandom, tty) and a ``/proc`` of its own pid namespace with ``/proc/sys`` read-only.
 
 Nothing else exists for it (but the ``C.UTF-8`` locale its ``LANG`` names): no ``/etc`` (but
-the loader's cache and a ``passwd`` and ``group``
-naming its own user, so that ``pwd``, ``grp`` and ``getpass`` answer), ``/home``, ``/root``,
-``/var``, ``/run``, no kit, no other submission. It also gets no network (a namespace with a
-downed loopback), its own pid, IPC and UTS namespaces, and dies with the grader.
+the loader's cache and a ``passwd`` and ``group`` naming its own user, so that ``pwd``,
+``grp`` and ``getpass`` answer), ``/home``, ``/root``, ``/var``, ``/run``, no kit, no other
+submission. It also gets no network (a namespace with a downed loopback), its own pid, IPC
+and UTS namespaces, and dies with the grader.
 """
 
 from __future__ import annotations
