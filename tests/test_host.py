@@ -486,3 +486,36 @@ def test_a_submission_patching_builtins_changes_nothing_in_the_driver(tmp_path):
         reply = _constructed(proc).request({"op": "move"}, 2, "make_move")
     assert reply.ok, reply.detail
     assert reply.data["state_changes"] == {"squares": [[0, 0, " ", "?"]], "count": 1}
+
+
+def _open_descriptors() -> set[str]:
+    return set(os.listdir("/proc/self/fd"))
+
+
+@pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="counts descriptors in /proc")
+def test_out_of_descriptors_while_starting_is_one_sentence_and_leaks_no_pipe(tmp_path, monkeypatch):
+    """The fourth pipe (the fence's /etc/group) fails as with EMFILE: the three opened before
+    it are closed, and the submission gets a reason, not a traceback."""
+    from autograder.play import host, streams
+    from autograder.play import launch as launching
+
+    made = {"pipes": 0}
+
+    def scarce() -> tuple[int, int]:
+        made["pipes"] += 1
+        if made["pipes"] == 4:
+            raise OSError(24, "Too many open files")
+        return streams.pipe_above_streams()
+
+    monkeypatch.setattr(host, "pipe_above_streams", scarce)
+    monkeypatch.setattr(launching, "pipe_above_streams", scarce)
+    (tmp_path / "game.py").write_text("")
+    before = _open_descriptors()
+    with PlayerProcess(launch(tmp_path, FAST, Protections(resource_limits=True, fence=True))) as p:
+        reply = p.start()
+    assert made["pipes"] == 4
+    assert reply.status is Status.ERROR
+    assert reply.detail == (
+        "the grader could not start the submission: cannot start it (Too many open files)"
+    )
+    assert _open_descriptors() == before

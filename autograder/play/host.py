@@ -181,9 +181,18 @@ class PlayerProcess:
     def _start_posix(self, uid: int | None, workdir: str) -> OSError | None:
         """The runner gets a pipe pair of its own (``pass_fds``); its stdout and stderr are
         what the submission prints."""
-        request_read, request_write = pipe_above_streams()
-        reply_read, reply_write = pipe_above_streams()
-        identity = identity_pipes(uid) if self.launch.protections.fence else None
+        ends: list[int] = []
+        try:
+            ends.extend(pipe_above_streams())
+            ends.extend(pipe_above_streams())
+            if self.launch.protections.fence:
+                ends.extend(identity_pipes(uid))
+        except OSError as err:  # out of descriptors: none of those opened is kept
+            for end in ends:
+                os.close(end)
+            return err
+        request_read, request_write, reply_read, reply_write, *fenced = ends
+        identity = (fenced[0], fenced[1]) if fenced else None
         try:
             self._process = self._spawn(
                 self.launch.command(request_read, reply_write, uid, self._cgroup, identity),

@@ -47,12 +47,19 @@ def missing_packages(packages: tuple[str, ...]) -> tuple[str, ...]:
 def identity_pipes(uid: int | None) -> tuple[int, int]:
     """Read ends of two pipes holding the fence's ``/etc/passwd`` and ``/etc/group``, naming
     the runner's uid: its own, else the grader's (kept inside its user namespace, or root)."""
-    ends = []
-    for text in fence.identity_files(os.getuid() if uid is None else uid):
-        read, write = pipe_above_streams()
-        os.write(write, text)  # a line or two: far below a pipe's buffer
-        os.close(write)
-        ends.append(read)
+    ends: list[int] = []
+    try:
+        for text in fence.identity_files(os.getuid() if uid is None else uid):
+            read, write = pipe_above_streams()
+            ends.append(read)
+            try:
+                os.write(write, text)  # a line or two: far below a pipe's buffer
+            finally:
+                os.close(write)
+    except OSError:
+        for end in ends:
+            os.close(end)
+        raise
     return ends[0], ends[1]
 
 
