@@ -14,6 +14,7 @@ import csv
 import importlib.util
 import json
 import random
+import re
 import sys
 from pathlib import Path
 
@@ -253,8 +254,14 @@ def test_a_notebook_is_compared_on_its_code_cells(tmp_path):
     top = comparison.pairs[0]
     assert {top.a, top.b} == {"alice", "nora"} and top.flagged
     nora = next(d for d in comparison.documents if d.name == "nora")
-    assert "homework.ipynb" in [f.name for f in nora.files]
+    assert [f.name for f in nora.files] == ["helper.py", "homework.ipynb"]  # not intake's module
     assert not nora.notes  # taken as grade takes it: the folder's notebook is the homework
+    where = top.function_b if top.b == "nora" else top.function_a
+    function, first, last = re.fullmatch(
+        r"(\w+), cell 1, lines (\d+)-(\d+) of homework.ipynb", where
+    ).groups()  # the notebook's own coordinates: its line 1 is the magic, the file's line 1 next
+    assert SOLUTION.splitlines()[int(first) - 2].lstrip().startswith(f"def {function}(")
+    assert int(last) > int(first)
 
 
 def test_a_copy_split_over_two_files_is_found(tmp_path):

@@ -39,6 +39,7 @@ from autograder.grading.similarity_report import (
     similarity_csv,
     similarity_html,
 )
+from autograder.play.protocol import CELL_MARK, NOTEBOOK_HEADER
 from autograder.play.untrusted import admit
 
 __all__ = [
@@ -248,6 +249,9 @@ def _read_tree(path: Path) -> tuple[list[SourceFile], list[str]]:
                 notes.append(f"{err}; not compared")
                 continue
         files.append(SourceFile(name, text))
+    if any(f.name.endswith(".ipynb") for f in files):  # the notebook itself, not intake's module
+        made = [f for f in files if f.name.endswith(".py") and f.text.startswith(NOTEBOOK_HEADER)]
+        files = [f for f in files if f not in made]
     return files, notes
 
 
@@ -257,8 +261,10 @@ def _notebook_text(data: bytes, name: str) -> str:
 
     :raises GraderError: when it is no notebook the intake reads."""
     cells = [c.replace("\r\n", "\n").replace("\r", "\n") for c in code_cells(data, name)]
-    chunks = [without_magics(cell)[0] for cell in cells]
-    return "\n\n".join(chunks) + "\n"
+    lines = [f"{NOTEBOOK_HEADER} {name}"]
+    for number, cell in enumerate(cells, start=1):  # marked as grading marks them: cell N
+        lines += [f"{CELL_MARK}{number}", without_magics(cell)[0]]
+    return "\n".join(lines) + "\n"
 
 
 def write_similarity(comparison: Comparison, out: Path, title: str) -> list[Path]:

@@ -22,7 +22,7 @@ import ast
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 
-from autograder.play.protocol import CELL_MARK, NOTEBOOK_HEADER
+from autograder.play.protocol import notebook_cell
 from autograder.play.untrusted import admit
 
 __all__ = ["Finding", "scan"]
@@ -84,14 +84,8 @@ def scan(sources: Mapping[str, str]) -> tuple[Finding, ...]:
 
 def _where(text: str, line: int) -> str:
     """``cell C, line M`` in a module made of a notebook's cells (classroom/notebook.py)."""
-    lines = text.splitlines()
-    if not lines or not lines[0].startswith(NOTEBOOK_HEADER):
-        return ""
-    for number in range(min(line, len(lines)), 0, -1):
-        if lines[number - 1].startswith(CELL_MARK):
-            cell = lines[number - 1][len(CELL_MARK) :].split()[0]
-            return f"cell {cell}, line {line - number}"
-    return ""
+    place = notebook_cell(text.splitlines(), line)
+    return "" if place is None else f"cell {place[0]}, line {place[1]}"
 
 
 def _shown(node: ast.AST) -> str:

@@ -29,6 +29,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from autograder.grading.normalise import stream
+from autograder.play.protocol import notebook_cell
 
 __all__ = [
     "Settings",
@@ -480,9 +481,19 @@ def _parts(document: Document, ignored: frozenset[int]) -> list[_Part]:
     for f in document.functions:
         hashes = f.hashes - ignored
         if hashes:
-            where = document.files[f.file].name
-            found.append((f"{f.name}, lines {f.first}-{f.last} of {where}", hashes))
+            found.append((f"{f.name}, {_lines(document.files[f.file], f)}", hashes))
     return found
+
+
+def _lines(file: SourceFile, function: Function) -> str:
+    """Where ``function`` is, as its author finds it: a notebook's cell and lines in it, for
+    the module the grader made of a notebook; the lines of the file else."""
+    text = file.text.splitlines()
+    first, last = notebook_cell(text, function.first), notebook_cell(text, function.last)
+    if first is None or last is None or first[0] != last[0]:
+        return f"lines {function.first}-{function.last} of {file.name}"
+    notebook = file.name if file.name.endswith(".ipynb") else "the notebook"
+    return f"cell {first[0]}, lines {first[1]}-{last[1]} of {notebook}"
 
 
 def _closest_functions(

@@ -44,7 +44,10 @@ from builtins import (  # noqa: UP029
 )
 from json.encoder import encode_basestring as _quote  # C code where available
 from json.scanner import make_scanner
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
+
+if TYPE_CHECKING:
+    from collections.abc import Sequence
 
 _scan = make_scanner(json.JSONDecoder())  # type: ignore[arg-type]  # the C scanner takes a decoder
 _write, _read = os.write, os.read
@@ -299,3 +302,14 @@ def end_marker(token: str) -> bytes:
     """What the portable runner writes on stderr after a reply's printed text: the host keeps
     the text up to it for that reply (stderr and the channel are read by separate threads)."""
     return b"\x00\x1eend " + token.encode("ascii", "replace") + b"\x1e\x00"
+
+
+def notebook_cell(lines: Sequence[str], line: int) -> tuple[str, int] | None:
+    """(cell, line within it) of the 1-based ``line`` of a module made of a notebook's cells,
+    so that a report names the notebook's own coordinates; None in any other module."""
+    if not lines or not lines[0].startswith(NOTEBOOK_HEADER):
+        return None
+    for number in range(min(line, len(lines)), 0, -1):
+        if lines[number - 1].startswith(CELL_MARK):
+            return lines[number - 1][len(CELL_MARK) :].split()[0], line - number
+    return None
