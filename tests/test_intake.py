@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import stat
 import zipfile
 from pathlib import Path
@@ -218,3 +219,57 @@ def test_no_player_class_means_the_assignment_must_be_given(tmp_path):
     (tmp_path / "game.py").write_bytes(b"# \xff\xfe not UTF-8\nclass Player:\n")
     with pytest.raises(GraderError, match=r"classes found: Player\); pass --assignment"):
         choose_assignment(None, Submission(tmp_path, "x"), "game.py")
+
+
+def _notebook(path: Path, cells: list[str]) -> Path:
+    book = {
+        "cells": [{"cell_type": "code", "source": cell, "metadata": {}} for cell in cells],
+        "metadata": {},
+        "nbformat": 4,
+        "nbformat_minor": 5,
+    }
+    path.write_text(json.dumps(book))
+    return path
+
+
+def test_files_a_notebook_writes_with_writefile_are_there_as_running_it_leaves_them(tmp_path):
+    book = _notebook(
+        tmp_path / "hw.ipynb",
+        [
+            "%%writefile helpers.py\nDEPTH = 2\n",
+            "%%writefile -a helpers.py\nWIDTH = 5\n",
+            "%%writefile ../outside.py\nx = 1\n",  # out of its folder: written nowhere
+            "from helpers import DEPTH, WIDTH\n" + GAME,
+        ],
+    )
+    submission = _open(book, tmp_path)
+    folder = submission.source_dir
+    assert (folder / "helpers.py").read_text() == "DEPTH = 2\nWIDTH = 5\n"
+    assert "from helpers import DEPTH, WIDTH" in (folder / "game.py").read_text()
+    assert sorted(p.name for p in folder.iterdir()) == ["game.py", "helpers.py"]
+    assert not list(tmp_path.rglob("outside.py"))
+    assert "hw.ipynb: helpers.py, written by cells 1, 2 (%%writefile), is put beside it" in (
+        submission.notes
+    )
+
+
+def test_a_notebook_that_writes_game_py_is_graded_on_that_file(tmp_path):
+    book = _notebook(
+        tmp_path / "hw.ipynb",
+        ["import random\n", f"%%writefile game.py\n{GAME}", "from game import Teeko2Player\n"],
+    )
+    submission = _open(book, tmp_path)
+    assert (submission.source_dir / "game.py").read_text() == GAME
+    assert submission.notes == ("hw.ipynb: graded the game.py written by cell 2 (%%writefile)",)
+
+
+def test_a_file_handed_in_beside_the_notebook_is_not_overwritten_by_its_writefile(tmp_path):
+    folder = tmp_path / "alice"
+    folder.mkdir()
+    (folder / "helpers.py").write_text("DEPTH = 3\n")
+    _notebook(folder / "hw.ipynb", ["%%writefile helpers.py\nDEPTH = 2\n", GAME])
+    submission = _open(folder, tmp_path)
+    assert (submission.source_dir / "helpers.py").read_text() == "DEPTH = 3\n"
+    assert "hw.ipynb: helpers.py, written by cell 1, was handed in too: kept as handed in" in (
+        submission.notes
+    )

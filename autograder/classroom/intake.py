@@ -20,7 +20,12 @@ from collections.abc import Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path, PurePosixPath
 
-from autograder.classroom.notebook import from_notebook, from_script_export, is_script_export
+from autograder.classroom.notebook import (
+    Converted,
+    from_notebook,
+    from_script_export,
+    is_script_export,
+)
 from autograder.classroom.reading import (
     MAX_ENTRIES,
     MAX_UNPACKED,
@@ -126,17 +131,38 @@ def _as_module(folder: Path, main: str, label: str, notebook: Path | None) -> tu
     code cells in order; the report's notes on the cells left out."""
     target = folder / main
     if notebook is not None:
-        made = from_notebook(notebook.read_bytes(), admit(notebook.name, "file"))
-    else:
-        try:
-            text = target.read_bytes().decode("utf-8-sig")
-        except (OSError, UnicodeDecodeError):
-            return ()  # the import reports an unreadable file, in its own words
-        if not is_script_export(text):
-            return ()
-        made = from_script_export(text, main)
+        shown = admit(notebook.name, "file")
+        return _place_notebook(from_notebook(notebook.read_bytes(), shown), folder, main, shown)
+    try:
+        text = target.read_bytes().decode("utf-8-sig")
+    except (OSError, UnicodeDecodeError):
+        return ()  # the import reports an unreadable file, in its own words
+    if not is_script_export(text):
+        return ()
+    made = from_script_export(text, main)
     target.write_text(made.source, "utf-8")
-    return made.notes(admit(notebook.name if notebook else label, "file"))
+    return made.notes(admit(label, "file"))
+
+
+def _place_notebook(made: Converted, folder: Path, main: str, shown: str) -> tuple[str, ...]:
+    """Write the files the notebook's ``%%writefile`` cells write into ``folder``, as running
+    it does (not over a file handed in), and ``main``: the one a cell writes, else the module
+    of its cells. The report's notes on what was done."""
+    notes: list[str] = []
+    for name, text in made.files().items():
+        numbers = [str(w.cell) for w in made.written if w.name == name]
+        cells = f"cell{'s' if len(numbers) > 1 else ''} {', '.join(numbers)}"
+        place = folder / name
+        if os.path.lexists(place):
+            kept = f"{name}, written by {cells}, was handed in too: kept as handed in"
+            notes.append(f"{shown}: {kept}")
+            continue
+        place.write_text(text, "utf-8")
+        if name == main:
+            return (f"{shown}: graded the {main} written by {cells} (%%writefile)",)
+        notes.append(f"{shown}: {name}, written by {cells} (%%writefile), is put beside it")
+    (folder / main).write_text(made.source, "utf-8")
+    return (*made.notes(shown), *notes)
 
 
 def packaging_problems(
@@ -286,8 +312,7 @@ def _open(
         target.mkdir(parents=True, exist_ok=True)
         shown = admit(path.name, "file")
         made = from_notebook(read_file(path, label, budget), shown)
-        (target / main).write_text(made.source, "utf-8")
-        notes = made.notes(shown)
+        notes = _place_notebook(made, target, main, shown)
         return Submission(target, f"{label} (graded as {main})", notes=notes)
     if path.suffix == ".py":
         if path.name != main and path.name in files and kind(path.parent / main) == "file":

@@ -34,6 +34,8 @@ JUPYTER_DISPLAY = "display = lambda *objects, **options: None"
 
 __all__ = [
     "Converted",
+    "Written",
+    "writes",
     "is_script_export",
     "code_cells",
     "from_notebook",
@@ -54,6 +56,10 @@ _MAGIC = ("%", "!")
 # output assigned (``files = !ls``); none of it is Python
 _IPYTHON = re.compile(r"(\?{1,2}[\w.]+|[\w.]+\?{1,2}|[\w.]+\s*=\s*[!%].*)\s*$")
 _CELL_MAGIC = re.compile(r"%%(?P<name>\w+)")
+_WRITES = re.compile(
+    r"%%(?:writefile|file)(?P<append>\s+(?:-a|--append))?\s+(?P<q>[\"']?)(?P<name>[^\s\"']+)(?P=q)"
+)
+_PLAIN_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]{0,99}")  # in the folder, no dot file
 _PYTHON_CELL_MAGICS = {"time", "timeit", "capture", "prun"}  # their body runs as Python
 _CHAIN_SHOWN = 5  # functions of a chain leading to input() named in a note
 
@@ -66,12 +72,45 @@ class Converted:
     source: str
     skipped: tuple[tuple[int, str], ...]  # (cell number, why)
     left_out: tuple[tuple[int, str], ...] = ()  # (cell number, what was left out of it)
+    written: tuple[Written, ...] = ()  # the files its ``%%writefile`` cells write, in order
 
     def notes(self, label: str) -> tuple[str, ...]:
         """One line per cell left out, and per cell that lost lines, for the report."""
+        writing = {w.cell for w in self.written}
         return tuple(f"{label}: cell {n} was not run: {why}" for n, why in self.skipped) + tuple(
-            f"{label}: cell {n}: {what}" for n, what in self.left_out
+            f"{label}: cell {n}: {what}" for n, what in self.left_out if n not in writing
         )
+
+    def files(self) -> dict[str, str]:
+        """Each file the notebook writes, with what it holds once every cell has run."""
+        made: dict[str, str] = {}
+        for w in self.written:
+            made[w.name] = made.get(w.name, "") + w.text if w.append else w.text
+        return made
+
+
+@dataclass(frozen=True)
+class Written:
+    """A cell run as ``%%writefile [-a] name``: it writes (or appends) its body to ``name``
+    in the notebook's folder, so that a later cell can import it."""
+
+    cell: int
+    name: str
+    text: str
+    append: bool = False
+
+
+def writes(cells: list[str]) -> tuple[Written, ...]:
+    """The files ``cells`` write with ``%%writefile`` (or ``%%file``), each named by a plain
+    file name; a cell writing elsewhere (``../x.py``, ``/tmp/x``) writes nothing here."""
+    found = []
+    for number, cell in enumerate(cells, start=1):
+        first, _, body = cell.lstrip("\n").partition("\n")
+        magic = _WRITES.fullmatch(first.strip())
+        if magic and _PLAIN_NAME.fullmatch(magic["name"]):
+            text = body if body.endswith("\n") or not body else body + "\n"
+            found.append(Written(number, magic["name"], text, magic["append"] is not None))
+    return tuple(found)
 
 
 def is_script_export(text: str) -> bool:
@@ -320,4 +359,4 @@ def module_text(cells: list[str], label: str) -> Converted:
             continue
         out.append(f"{CELL_MARK}{number}")
         out.append(cell)
-    return Converted("\n".join(out) + "\n", tuple(skipped), left_out)
+    return Converted("\n".join(out) + "\n", tuple(skipped), left_out, writes(cells))
