@@ -522,3 +522,23 @@ def test_a_solution_passed_round_a_third_of_the_class_is_reported_not_hidden(tmp
     assert "read their files side by side" in (tmp_path / "out" / "similarity.html").read_text()
     honest = _compare(_class(tmp_path / "honest", {k: students[k] for k in list(students)[:7]}))
     assert honest.set_aside == () and honest.set_aside_line() == ""
+
+
+def test_the_pair_page_colours_the_copied_code_and_not_the_starter_around_it():
+    """Two students paste the same class into the starter: a k-gram shared across the paste's
+    edges covers a starter line too, yet only the pasted lines are coloured."""
+    from autograder.grading.similarity import boilerplate, matched_lines
+
+    starter = STARTER.splitlines(keepends=True)
+    searcher = SOLUTION[SOLUTION.index("class _Searcher") : SOLUTION.index("class Teeko2Player")]
+    at = next(n for n, line in enumerate(starter) if line.startswith("def square_name"))
+    pasted = range(at + 1, at + 1 + searcher.count("\n"))  # the pasted lines, 1-based
+    text = "".join(starter[:at]) + searcher + "".join(starter[at:])
+    alice, bob = _document("alice", text), _document("bob", text)
+    given = boilerplate([SourceFile("game.py", STARTER)])
+    comparison = compare([alice, bob], given)
+    left, right = matched_lines(alice, bob, comparison.ignored, comparison.settings)
+    coloured = {line for _, line in left}
+    assert coloured and coloured <= set(pasted), sorted(coloured - set(pasted))
+    assert len(coloured) > len(pasted) / 2
+    assert {line for _, line in right} == coloured

@@ -547,7 +547,29 @@ def matched_lines(
         _cover(left, one.lines[number], number, at, settings.k, region)
         for their_number, their_at in places:
             _cover(right, other.lines[their_number], their_number, their_at, settings.k, region)
+    for marks, side in ((left, one), (right, other)):
+        for place in _given_lines(side, ignored, settings.k) & marks.keys():
+            del marks[place]
     return left, right
+
+
+def _given_lines(document: Document, ignored: frozenset[int], k: int) -> set[tuple[int, int]]:
+    """(file index, line) of the lines each of whose tokens lies in an ignored k-gram (the
+    starter's, the class's common code): a k-gram shared past the end of copied code covers
+    such a line too, but it is no evidence, so it is not coloured."""
+    given: set[tuple[int, int]] = set()
+    for number, one in enumerate(document.files):
+        codes, spans, _, _ = _symbols(one.text)
+        covered = [False] * len(codes)
+        for at, h in enumerate(_grams(codes, k)):
+            if h in ignored:
+                covered[at : at + k] = [True] * k
+        whole: dict[int, bool] = {}
+        for (first, last), inside in zip(spans, covered, strict=True):
+            for line in range(first, last + 1):
+                whole[line] = whole.get(line, True) and inside
+        given.update((number, line) for line, inside in whole.items() if inside)
+    return given
 
 
 def _cover(
