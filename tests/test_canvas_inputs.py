@@ -126,6 +126,21 @@ def test_a_name_with_a_newline_or_a_tab_is_shown_on_one_line(tmp_path):
         assert "\n" not in shown and "\t" not in shown, shown
 
 
+def test_a_students_notebook_folder_given_alone_is_that_student_not_a_class(tmp_path):
+    write_file(tmp_path / "henry" / "Connect4.ipynb", "{}")
+    write_file(tmp_path / "henry" / "notes.txt", "my notes")
+    found = collect_into(tmp_path, tmp_path / "henry")
+    assert [(e.student, e.path) for e in found.entries] == [("henry", tmp_path / "henry")]
+    write_file(tmp_path / "notebooks" / "ann.ipynb", "{}")  # a class of notebooks stays one
+    write_file(tmp_path / "notebooks" / "bob.ipynb", "{}")
+    write_file(tmp_path / "canvas" / "smithjoe_123_456_Connect4.ipynb", "{}")
+    assert [e.student for e in collect_into(tmp_path, tmp_path / "notebooks").entries] == [
+        "ann",
+        "bob",
+    ]
+    assert [e.student for e in collect_into(tmp_path, tmp_path / "canvas").entries] == ["123"]
+
+
 def test_a_folder_mixing_zips_python_files_and_student_folders(tmp_path):
     folder = tmp_path / "class"
     submission(folder / "hw8_ann.zip")

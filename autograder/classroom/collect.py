@@ -98,7 +98,7 @@ class _Intake:
         if what == "link" and path.is_dir():  # the instructor's own link to a class folder
             path, what = path.resolve(), "folder"
         if what == "folder":
-            if kind(path / "game.py") == "file":
+            if kind(path / "game.py") == "file" or self.notebook_folder(path):
                 self.candidate(path, folder=True)
             elif not self.scan(path):
                 self.problems.append(f"{path} holds no submissions")
@@ -108,6 +108,24 @@ class _Intake:
             self.problems.append(f"{path} is neither a file nor a folder")
         else:
             self.problems.append(f"{path} does not exist")
+
+    def notebook_folder(self, folder: Path) -> bool:
+        """Whether ``folder`` is one student's notebook, not a class: its one file of code is
+        a notebook not named by Canvas or a netid, and no folder in it holds code. Such a
+        notebook is named as the course named it (``Connect4.ipynb``), the student by the
+        folder."""
+        try:
+            children = listing(folder)
+        except OSError:
+            return False
+        code = [c for c, what in children if what != "folder" and c.name.lower().endswith(_FILES)]
+        inner = [c for c, what in children if what == "folder" and holds_code(c, _CODE)]
+        return (
+            len(code) == 1
+            and not inner
+            and code[0].suffix.lower() == ".ipynb"
+            and not self.looks_like_students(code[0].name)
+        )
 
     def scan(self, folder: Path) -> int:
         """Take the files and student folders directly in ``folder``; returns how many."""
