@@ -472,6 +472,21 @@ def test_cells_run_as_jupyter_runs_them_a_future_import_in_any_cell_and_display_
     assert lines[space["where"] - 4] == f"{CELL_MARK}3"  # the cell's third line, as written
 
 
+def test_a_cell_awaiting_at_top_level_is_left_out_as_jupyter_alone_runs_it():
+    made, space = _run(
+        [
+            "import asyncio\n\nasync def think():\n    await asyncio.sleep(0)\n    return 4",
+            "depth = await think()\nprint(depth)",
+            "async def later():\n    async with asyncio.timeout(1):\n        return await think()",
+            "best = asyncio.run(later())",
+        ],
+    )
+    assert space["best"] == 4 and "depth" not in space
+    assert made.skipped == (
+        (2, "it awaits at top level (line 1), which Jupyter runs and a module cannot"),
+    )
+
+
 @pytest.mark.slow
 def test_an_error_reads_cell_and_line(run_cli, tmp_path):
     broken = _edited(tmp_path, "nameerror.ipynb", "    index = 0\n", "    index = undefined_name\n")

@@ -61,6 +61,7 @@ _WRITES = re.compile(
 )
 _PLAIN_NAME = re.compile(r"[A-Za-z0-9_][A-Za-z0-9_.-]{0,99}")  # in the folder, no dot file
 _PYTHON_CELL_MAGICS = {"time", "timeit", "capture", "prun"}  # their body runs as Python
+_AS_JUPYTER = ast.PyCF_ONLY_AST | ast.PyCF_ALLOW_TOP_LEVEL_AWAIT
 _CHAIN_SHOWN = 5  # functions of a chain leading to input() named in a note
 
 
@@ -292,6 +293,9 @@ def _why_skipped(tree: ast.Module, prompting: dict[str, tuple[str, int]]) -> str
     for stmt in tree.body:
         if isinstance(stmt, ast.While):
             return f"it runs a game loop at top level (line {stmt.lineno}: a while loop)"
+        waits = _awaits(stmt)
+        if waits is not None:
+            return f"it awaits at top level (line {waits}), which Jupyter runs and a module cannot"
         for part in _runs(stmt):
             for node in ast.walk(part):
                 name = _called(node)
@@ -303,11 +307,25 @@ def _why_skipped(tree: ast.Module, prompting: dict[str, tuple[str, int]]) -> str
     return None
 
 
+def _awaits(stmt: ast.stmt) -> int | None:
+    """The line of an ``await`` (``async for``, ``async with``) that runs at a cell's top
+    level in ``stmt``, not inside a function it defines; None when there is none."""
+    stack: list[ast.AST] = [stmt]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.Await | ast.AsyncFor | ast.AsyncWith):
+            return getattr(node, "lineno", stmt.lineno)
+        if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda):
+            stack.extend(ast.iter_child_nodes(node))
+    return None
+
+
 def _parsed(cells: list[str]) -> list[ast.Module | None]:
+    """Each cell's tree, as Jupyter compiles it: ``await`` allowed at its top level."""
     trees: list[ast.Module | None] = []
     for cell in cells:
         try:
-            trees.append(ast.parse(cell))
+            trees.append(compile(cell, "<cell>", "exec", _AS_JUPYTER, dont_inherit=True))
         except (SyntaxError, ValueError, MemoryError, RecursionError):
             trees.append(None)  # run as it is: the import reports the error, at its cell
     return trees
