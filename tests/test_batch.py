@@ -11,6 +11,7 @@ import sys
 import time
 from concurrent.futures import Future
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -224,6 +225,64 @@ def test_a_grade_saved_as_ctrl_c_lands_is_on_the_partial_sheet(tmp_path):
     assert result.interrupted
     assert [r.student for r in result.records] == ["s0", "s1"]
     assert sorted(_records(tmp_path / "out")) == ["s0", "s1"]
+
+
+@pytest.mark.timeout(60)
+def test_a_student_the_grader_fails_on_keeps_a_row_saying_the_kit_is_at_fault(tmp_path):
+    """A bug of the kit's raised while grading one student: that student's row and report
+    say so, saved as this run's, so the sheet and the next run both have the student."""
+    assignment = find_assignment("teeko2")
+    rubric = load_rubric(None, assignment.pack)
+    folder = tmp_path / "class"
+    folder.mkdir()
+    for student in ("s0", "s1"):
+        (folder / f"{student}.py").write_text(STARTERS["teeko2"].read_text())
+    homework = Homework(assignment.main_file, assignment.pack.files)
+    entries = take_in(sorted(folder.iterdir()), tmp_path / "work", homework).entries
+    grading = Grading(assignment, rubric, 0, tmp_path / "out")
+
+    def failing_on_s1(job: Job, grading: Grading) -> Future[Record | Later]:
+        done: Future[Record | Later] = Future()
+        if job.entry.student == "s1":
+            done.set_exception(RecursionError("maximum recursion depth exceeded"))
+        else:
+            done.set_result(save_error(job, grading.out, "stand-in", "Teeko2", rubric.max_score))
+        return done
+
+    result = grade_batch(list(entries), grading, jobs=2, runner=failing_on_s1)
+    assert [r.student for r in result.records] == ["s0", "s1"] and not result.stale
+    assert result.records[1].reason == (
+        "the grader itself failed on this submission (RecursionError: maximum recursion depth "
+        "exceeded); the kit is at fault, not the student: grade it by hand, and report it to "
+        "the kit's authors"
+    )
+    assert sorted(_records(tmp_path / "out")) == ["s0", "s1"]
+
+
+def test_a_student_the_intake_fails_on_is_refused_alone(tmp_path, monkeypatch):
+    """A bug of the kit's while opening one student's files: that student is refused in a
+    sentence that says so, and the others are opened as ever."""
+    from autograder.classroom import handin
+
+    opened = handin.open_submission
+
+    def failing_on_s1(path: Path, *args: Any, **kwargs: Any) -> Any:
+        if path.name == "s1.py":
+            raise RecursionError("maximum recursion depth exceeded")
+        return opened(path, *args, **kwargs)
+
+    monkeypatch.setattr(handin, "open_submission", failing_on_s1)
+    folder = tmp_path / "class"
+    folder.mkdir()
+    for student in ("s0", "s1"):
+        (folder / f"{student}.py").write_text(STARTERS["teeko2"].read_text())
+    entries = take_in(sorted(folder.iterdir()), tmp_path / "work", Homework("game.py")).entries
+    assert [e.refused for e in entries] == [
+        "",
+        "the grader itself failed opening s1.py (RecursionError: maximum recursion depth "
+        "exceeded); grade it by hand and report it",
+    ]
+    assert entries[0].submission is not None
 
 
 def test_no_submissions_is_one_line_and_non_zero(tmp_path, run_cli):

@@ -472,6 +472,18 @@ def test_cells_run_as_jupyter_runs_them_a_future_import_in_any_cell_and_display_
     assert lines[space["where"] - 4] == f"{CELL_MARK}3"  # the cell's third line, as written
 
 
+def test_a_cell_nested_deeper_than_ast_unparse_goes_is_run_and_magic_lines_are_gated():
+    deep = " + ".join(["''"] * 900)
+    made, space = _run(
+        [f"if {deep}:\n    pass\nran = True", "%cd \x1b[2J\x1b[31mSCORE\u202e" + "!" * 5000]
+    )
+    assert space["ran"]
+    (note,) = made.notes("hw.ipynb")
+    assert "\x1b" not in note and "\u202e" not in note
+    assert len(note) < 1100 and note.endswith(" more characters]")  # a sentence's bound
+    assert note.startswith("hw.ipynb: cell 2: 1 line left out") and "\\x1b[2J" in note
+
+
 def test_a_cell_awaiting_at_top_level_is_left_out_as_jupyter_alone_runs_it():
     made, space = _run(
         [
@@ -630,9 +642,15 @@ def test_an_unreadable_notebook_is_one_sentence(tmp_path):
     from autograder.classroom.intake import open_submission
     from autograder.errors import GraderError
 
-    (tmp_path / "hw.ipynb").write_text('{"cells": 3}')
-    with pytest.raises(GraderError, match=r"^hw.ipynb is not a notebook that can be read \(.*\); "):
-        open_submission(tmp_path / "hw.ipynb", tmp_path, "game.py", ("game.py",))
+    for book, why in [
+        ('{"cells": 3}', "it has no cells"),
+        ('{"cells": [{"cell_type": "code", "source": [1, 2, null]}]}', "a code cell's source is"),
+    ]:
+        (tmp_path / "hw.ipynb").write_text(book)
+        with pytest.raises(
+            GraderError, match=rf"^hw.ipynb is not a notebook that can be read \({why}"
+        ):
+            open_submission(tmp_path / "hw.ipynb", tmp_path, "game.py", ("game.py",))
 
 
 # ---- written from the seed as other students write it ------------------------------------------

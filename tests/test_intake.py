@@ -273,3 +273,18 @@ def test_a_file_handed_in_beside_the_notebook_is_not_overwritten_by_its_writefil
     assert "hw.ipynb: helpers.py, written by cell 1, was handed in too: kept as handed in" in (
         submission.notes
     )
+
+
+@pytest.mark.parametrize(
+    ("entries", "graded"),
+    [
+        ({"Users/bob/Desktop/hw8/game.py": GAME}, "Users/bob/Desktop/hw8"),
+        ({"hw8/src/game.py": GAME, "hw8/src/notes.txt": "hi"}, "hw8/src"),
+        ({"hw8/game.py": GAME, "hw8/old/game.py": "old = 1\n"}, "hw8"),
+    ],
+    ids=["deep", "two-deep", "beside-an-old-one"],
+)
+def test_the_game_py_nearest_the_top_of_a_zip_is_graded_however_deep(tmp_path, entries, graded):
+    submission = _open(_zip(tmp_path / "hw8_bob.zip", entries), tmp_path)
+    assert (submission.source_dir / "game.py").read_text() == GAME
+    assert submission.source_dir.as_posix().endswith(graded)

@@ -265,6 +265,26 @@ def test_the_corpus_forgers_are_listed(name: str, tmp_path: Path) -> None:
         assert any("runs decoded code" in f.what for f in found)
 
 
+def test_code_nested_past_what_the_scan_can_rebuild_is_still_listed() -> None:
+    """Python runs an expression of 900 terms; ``ast.unparse`` cannot rebuild it. The finding
+    names it by what it is, and a file the scan cannot walk to its end is listed whole."""
+    deep = " + ".join(["''"] * 900)
+    (found,) = scan({"game.py": f"def never_called():\n    exec({deep})\n"})
+    assert found.text() == (
+        "game.py line 2: runs text that is not a literal: (a call nested too deeply to show)"
+    )
+
+
+def test_a_notebooks_findings_by_the_thousand_name_their_cells() -> None:
+    cells = [{"cell_type": "code", "source": "x = 1"} for _ in range(3)]
+    cells[2]["source"] = "\n".join(f"v{n} = frame.f_back" for n in range(3000))
+    book = {"cells": cells, "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+    module = from_notebook(json.dumps(book).encode(), "agent.ipynb").source
+    found = scan({"game.py": module})
+    assert len(found) == 3000
+    assert [f.where for f in (found[0], found[-1])] == ["cell 3, line 1", "cell 3, line 3000"]
+
+
 def test_a_file_that_does_not_parse_is_skipped() -> None:
     assert scan({"game.py": "def (:\n", "helper.py": textwrap.dedent(_PAYLOAD)}) == ()
 

@@ -20,14 +20,15 @@ from autograder.classroom.staging import NextUp, Processes, Stopped
 from autograder.classroom.student_folder import (
     Job,
     WriteFailed,
-    error_record,
     folder_name,
+    save_error,
     student_dir,
 )
 from autograder.classroom.worker import Grading, Later, Runner, grade_later, grade_one
 from autograder.errors import GraderError
 from autograder.files import remove_stale_folders
 from autograder.play.launch import missing_packages
+from autograder.play.untrusted import admit
 
 __all__ = ["BatchResult", "grade_batch"]
 
@@ -186,7 +187,7 @@ def _run(
         run: Runner = runner or (
             lambda job, grading: pool.submit(grade_one, job, grading, processes, next_up)
         )
-        futures = {run(job, grading): job.entry for job in order}
+        futures = {run(job, grading): job for job in order}
         try:
             remaining = set(futures)
             while remaining:
@@ -253,7 +254,7 @@ def _measure_later(
                 progress.interrupted = True
                 processes.stop_all()
             except Exception as err:  # a grader bug must cost one student a row, not the batch
-                progress.finished(_failed(item.job.entry, err, grading))
+                progress.finished(_failed(item.job, err, grading))
     finally:
         for item in later:
             item.work.cleanup()
@@ -288,14 +289,20 @@ def _result(entries: Sequence[Entry], grading: Grading, progress: _Progress) -> 
     )
 
 
-def _failed(entry: Entry, err: Exception, grading: Grading) -> Record:
-    reason = f"the grader failed on this submission: {err!r}"
-    return error_record(entry, reason, grading.rubric.max_score, 0.0)
+def _failed(job: Job, err: Exception, grading: Grading) -> Record:
+    """The zero of a student the grader itself failed on, saved with the run's fingerprint:
+    a row and a report saying so, never a student left out of the sheet."""
+    reason = (
+        f"the grader itself failed on this submission ({type(err).__name__}: {err}); the kit "
+        "is at fault, not the student: grade it by hand, and report it to the kit's authors"
+    )
+    return save_error(
+        job, grading.out, admit(reason, "sentence"), grading.assignment.pack.title,
+        grading.rubric.max_score,
+    )  # fmt: skip
 
 
-def _outcome(
-    future: Future[Record | Later], entry: Entry, grading: Grading
-) -> Record | Later | None:
+def _outcome(future: Future[Record | Later], job: Job, grading: Grading) -> Record | Later | None:
     if future.cancelled():
         return None
     try:
@@ -305,4 +312,4 @@ def _outcome(
     except WriteFailed:
         raise
     except Exception as err:  # a grader bug must cost one student a row, not the batch
-        return _failed(entry, err, grading)
+        return _failed(job, err, grading)

@@ -109,6 +109,9 @@ def _opened(entry: Entry, work: Path, homework: Homework, label: str, listed: bo
             require_files(submission, homework.pack)
     except GraderError as err:
         return replace(entry, refused=str(err))
+    except Exception as err:  # a bug of the kit's must cost one student a row, not the class
+        why = f"the grader itself failed opening {label} ({type(err).__name__}: {err})"
+        return replace(entry, refused=admit(f"{why}; grade it by hand and report it", "sentence"))
     return replace(entry, submission=submission)
 
 

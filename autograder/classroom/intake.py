@@ -79,15 +79,18 @@ class Submission:
 
 
 def _find_main(root: Path, main: str, label: str) -> Path:
-    """The folder holding ``main``: ``root`` itself or the single folder inside it that does."""
+    """The folder holding ``main`` nearest ``root``, when no other is as near: ``root``
+    itself, ``hw8/`` beside an ``hw8/old/``, or the one folder however deep
+    (``Users/bob/Desktop/hw8/``)."""
     if (root / main).is_file():
         return root
     found = [p.parent for p in root.rglob(main) if not junk_path(str(p.relative_to(root)))]
-    nested = [p for p in found if p.parent == root]
-    if len(found) == 1 and nested:
-        return found[0]
     if not found:
         return _missing(root, main, label)
+    depth = min(len(p.relative_to(root).parts) for p in found)
+    nearest = [p for p in found if len(p.relative_to(root).parts) == depth]
+    if len(nearest) == 1:
+        return nearest[0]
     places = ", ".join(sorted(str(p.relative_to(root) / main) for p in found))
     raise GraderError(f"{label} holds several {main} files ({places}); submit exactly one")
 

@@ -25,9 +25,10 @@ import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from autograder.classroom.outside import STAND_IN, leave_outside
+from autograder.classroom.outside import STAND_IN, leave_outside, main_guard
 from autograder.errors import GraderError
 from autograder.play.protocol import CELL_MARK, NOTEBOOK_HEADER
+from autograder.play.untrusted import admit
 
 # Jupyter's and Colab's builtin display(), used without an import: it draws nothing here
 JUPYTER_DISPLAY = "display = lambda *objects, **options: None"
@@ -78,9 +79,10 @@ class Converted:
     def notes(self, label: str) -> tuple[str, ...]:
         """One line per cell left out, and per cell that lost lines, for the report."""
         writing = {w.cell for w in self.written}
-        return tuple(f"{label}: cell {n} was not run: {why}" for n, why in self.skipped) + tuple(
+        notes = [f"{label}: cell {n} was not run: {why}" for n, why in self.skipped] + [
             f"{label}: cell {n}: {what}" for n, what in self.left_out if n not in writing
-        )
+        ]
+        return tuple(admit(note, "sentence") for note in notes)  # the student's lines: gated
 
     def files(self) -> dict[str, str]:
         """Each file the notebook writes, with what it holds once every cell has run."""
@@ -152,10 +154,11 @@ def code_cells(data: bytes, label: str) -> list[str]:
     for cell in cells:
         if isinstance(cell, dict) and cell.get("cell_type") == "code":
             source = cell.get("source", cell.get("input", ""))
-            text = "".join(source) if isinstance(source, list) else source
-            if not isinstance(text, str):
+            if isinstance(source, list) and all(isinstance(line, str) for line in source):
+                source = "".join(source)
+            if not isinstance(source, str):
                 raise _unreadable(label, "a code cell's source is not text")
-            sources.append(text)
+            sources.append(source)
     return sources
 
 
@@ -231,7 +234,7 @@ def _runs(stmt: ast.stmt) -> list[ast.AST]:
     functions and classes it defines, and of a ``__main__`` guard."""
     if isinstance(stmt, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
         return list(stmt.decorator_list)
-    if isinstance(stmt, ast.If) and "__main__" in ast.unparse(stmt.test):
+    if main_guard(stmt):
         return []
     return [stmt]
 

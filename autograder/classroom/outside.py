@@ -20,7 +20,7 @@ from __future__ import annotations
 import ast
 from collections.abc import Iterable
 
-__all__ = ["OUTSIDE", "STAND_IN", "leave_outside"]
+__all__ = ["OUTSIDE", "STAND_IN", "leave_outside", "main_guard"]
 
 # module prefix -> what it is, for the report
 OUTSIDE = {
@@ -166,7 +166,7 @@ def leave_outside(cells: list[str], magics: list[list[str]]) -> list[tuple[str, 
     reach = _reaching(trees, set(outside))
     for cell, tree in zip(found, trees, strict=True):
         for node in tree.body if tree else ():
-            if isinstance(node, _KEPT) or _guarded(node):
+            if isinstance(node, _KEPT) or main_guard(node):
                 continue
             used = {outside[name] for name in _names(node) if name in outside}
             if _colab_path(node) or "Colab" in used:
@@ -180,5 +180,10 @@ def leave_outside(cells: list[str], magics: list[list[str]]) -> list[tuple[str, 
 _KEPT = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef, ast.Import, ast.ImportFrom)
 
 
-def _guarded(node: ast.stmt) -> bool:
-    return isinstance(node, ast.If) and "__main__" in ast.unparse(node.test)
+def main_guard(node: ast.stmt) -> bool:
+    """Whether ``node`` is ``if __name__ == "__main__":`` (or any ``if`` testing that name):
+    its body never runs at import. Walked, not unparsed: a test nested deeper than
+    ``ast.unparse`` can recurse is still read."""
+    return isinstance(node, ast.If) and any(
+        isinstance(n, ast.Constant) and n.value == "__main__" for n in ast.walk(node.test)
+    )

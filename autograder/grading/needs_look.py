@@ -22,7 +22,7 @@ import ast
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 
-from autograder.play.protocol import notebook_cell
+from autograder.play.protocol import notebook_cells
 from autograder.play.untrusted import admit
 
 __all__ = ["Finding", "scan"]
@@ -74,23 +74,36 @@ def scan(sources: Mapping[str, str]) -> tuple[Finding, ...]:
         text = sources[name]
         try:
             tree = ast.parse(text, name)
-        except (SyntaxError, ValueError, RecursionError, MemoryError):
-            continue
-        for line, what in _Scanner(tree).findings():
-            finding = Finding(admit(name, "file"), line, admit(what, "note"), _where(text, line))
+            findings = list(_Scanner(tree).findings())
+        except (SyntaxError, ValueError):
+            continue  # it does not import either: the report says so
+        except (RecursionError, MemoryError):
+            findings = [(1, "is nested too deeply for the grader to read to its end")]
+        place = notebook_cells(text.splitlines())
+        for line, what in findings:
+            finding = Finding(admit(name, "file"), line, admit(what, "note"), _where(place, line))
             found.setdefault((name, line, what), finding)
     return tuple(sorted(found.values(), key=lambda f: (f.file, f.line, f.what)))
 
 
-def _where(text: str, line: int) -> str:
+def _where(place: Callable[[int], tuple[str, int] | None], line: int) -> str:
     """``cell C, line M`` in a module made of a notebook's cells (classroom/notebook.py)."""
-    place = notebook_cell(text.splitlines(), line)
-    return "" if place is None else f"cell {place[0]}, line {place[1]}"
+    cell = place(line)
+    return "" if cell is None else f"cell {cell[0]}, line {cell[1]}"
 
 
 def _shown(node: ast.AST) -> str:
-    text = ast.unparse(node)
+    text = _unparsed(node)
     return text if len(text) <= _SHOWN else text[: _SHOWN - 3] + "..."
+
+
+def _unparsed(node: ast.AST) -> str:
+    """``node`` as code; an expression Python runs but ``ast.unparse`` cannot rebuild (nested
+    past the recursion limit) by what it is."""
+    try:
+        return ast.unparse(node)
+    except RecursionError:
+        return f"(a {type(node).__name__.lower()} nested too deeply to show)"
 
 
 def _literal(node: ast.AST) -> bool:
@@ -139,7 +152,7 @@ class _Scanner:
             if isinstance(base, ast.Name):
                 return self.modules.get(base.id, base.id), func.attr
             if isinstance(base, ast.Attribute):
-                return ast.unparse(base), func.attr
+                return _unparsed(base), func.attr
         return "", ""
 
     def _decodes(self, call: ast.Call) -> bool:

@@ -29,7 +29,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from autograder.grading.normalise import stream
-from autograder.play.protocol import notebook_cell
+from autograder.play.protocol import notebook_cells
 
 __all__ = [
     "Settings",
@@ -488,8 +488,8 @@ def _parts(document: Document, ignored: frozenset[int]) -> list[_Part]:
 def _lines(file: SourceFile, function: Function) -> str:
     """Where ``function`` is, as its author finds it: a notebook's cell and lines in it, for
     the module the grader made of a notebook; the lines of the file else."""
-    text = file.text.splitlines()
-    first, last = notebook_cell(text, function.first), notebook_cell(text, function.last)
+    place = notebook_cells(file.text.splitlines())
+    first, last = place(function.first), place(function.last)
     if first is None or last is None or first[0] != last[0]:
         return f"lines {function.first}-{function.last} of {file.name}"
     notebook = file.name if file.name.endswith(".ipynb") else "the notebook"

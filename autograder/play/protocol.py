@@ -47,7 +47,7 @@ from json.scanner import make_scanner
 from typing import TYPE_CHECKING, Any, cast
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Callable, Sequence
 
 _scan = make_scanner(json.JSONDecoder())  # type: ignore[arg-type]  # the C scanner takes a decoder
 _write, _read = os.write, os.read
@@ -304,12 +304,19 @@ def end_marker(token: str) -> bytes:
     return b"\x00\x1eend " + token.encode("ascii", "replace") + b"\x1e\x00"
 
 
-def notebook_cell(lines: Sequence[str], line: int) -> tuple[str, int] | None:
-    """(cell, line within it) of the 1-based ``line`` of a module made of a notebook's cells,
-    so that a report names the notebook's own coordinates; None in any other module."""
+def notebook_cells(lines: Sequence[str]) -> Callable[[int], tuple[str, int] | None]:
+    """For a module made of a notebook's cells, the (cell, line within it) of each 1-based
+    line, so that a report names the notebook's own coordinates; for any other module, None.
+    Reads ``lines`` once: a file's thousands of findings cost no more than one."""
+    import bisect
+
     if not lines or not lines[0].startswith(NOTEBOOK_HEADER):
-        return None
-    for number in range(min(line, len(lines)), 0, -1):
-        if lines[number - 1].startswith(CELL_MARK):
-            return lines[number - 1][len(CELL_MARK) :].split()[0], line - number
-    return None
+        return lambda line: None
+    starts = [n for n, text in enumerate(lines, 1) if text.startswith(CELL_MARK)]
+    names = [lines[n - 1][len(CELL_MARK) :].split()[0] for n in starts]
+
+    def place(line: int) -> tuple[str, int] | None:
+        at = bisect.bisect_right(starts, line) - 1  # the last cell's mark at or above it
+        return None if at < 0 else (names[at], line - starts[at])
+
+    return place
