@@ -484,6 +484,23 @@ def test_a_cell_nested_deeper_than_ast_unparse_goes_is_run_and_magic_lines_are_g
     assert note.startswith("hw.ipynb: cell 2: 1 line left out") and "\\x1b[2J" in note
 
 
+def test_a_while_loop_building_a_table_runs_and_one_that_plays_is_left_out():
+    made, space = _run(
+        [
+            "NEIGHBOURS, k = [], 0\nwhile k < 9:\n    if k != 4:\n        NEIGHBOURS.append(k)\n"
+            "    k += 1",
+            "class Game:\n    def step(self):\n        return True",
+            "game = Game()\nwhile not game.step():\n    pass",
+            "while True:\n    break",
+        ],
+    )
+    assert space["NEIGHBOURS"] == [0, 1, 2, 3, 5, 6, 7, 8]
+    assert made.skipped == (
+        (3, "it runs a game loop at top level (line 2: a while loop)"),
+        (4, "it runs a game loop at top level (line 1: a while loop)"),
+    )
+
+
 def test_a_cell_awaiting_at_top_level_is_left_out_as_jupyter_alone_runs_it():
     made, space = _run(
         [

@@ -291,10 +291,27 @@ def _chain(name: str, via: dict[str, tuple[str, int]]) -> str:
     return f"{told} calls ... ({more} more) ... calls input()"
 
 
-def _why_skipped(tree: ast.Module, prompting: dict[str, tuple[str, int]]) -> str | None:
+def _own_names(trees: Iterable[ast.Module | None]) -> set[str]:
+    """The functions, methods and classes the notebook defines."""
+    kinds = ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef
+    return {n.name for t in trees if t is not None for n in ast.walk(t) if isinstance(n, kinds)}
+
+
+def _game_loop(stmt: ast.While, own: set[str]) -> bool:
+    """Whether a top-level ``while`` plays: it loops until broken (``while True``) or drives
+    the notebook's own code (``while not env.step()``, ``agent.play(state)`` in its body); a
+    loop of plain arithmetic building a table runs, as in Jupyter."""
+    if isinstance(stmt.test, ast.Constant) and stmt.test.value:
+        return True
+    return any(_called(node) in own for node in ast.walk(stmt))
+
+
+def _why_skipped(
+    tree: ast.Module, prompting: dict[str, tuple[str, int]], own: set[str]
+) -> str | None:
     """Why a cell would start an interactive game when run, or None when it would not."""
     for stmt in tree.body:
-        if isinstance(stmt, ast.While):
+        if isinstance(stmt, ast.While) and _game_loop(stmt, own):
             return f"it runs a game loop at top level (line {stmt.lineno}: a while loop)"
         waits = _awaits(stmt)
         if waits is not None:
@@ -366,14 +383,14 @@ def module_text(cells: list[str], label: str) -> Converted:
     cleaned = [cell for cell, _ in kept]
     trees = _parsed(cleaned)
     cleaned, futures = _hoisted(cleaned, trees)
-    prompting = _prompting(trees)
+    prompting, own = _prompting(trees), _own_names(trees)
     out = [f"{NOTEBOOK_HEADER} {label}: its code cells in order", *futures, JUPYTER_DISPLAY]
     left_out = tuple((n, what) for n, (_, what) in enumerate(kept, start=1) if what)
     if left_out:
         out.append(STAND_IN)
     skipped: list[tuple[int, str]] = []
     for number, (cell, tree) in enumerate(zip(cleaned, trees, strict=True), start=1):
-        why = None if tree is None else _why_skipped(tree, prompting)
+        why = None if tree is None else _why_skipped(tree, prompting, own)
         if why is not None:
             skipped.append((number, why))
             out.append(f"{CELL_MARK}{number} (not run: {why})")
