@@ -263,6 +263,22 @@ def test_an_emailed_file_naming_a_user_id_is_not_merged_into_that_user(tmp_path)
     assert "graded on its own as 10006-no-canvas-id" in found.entries[1].note
 
 
+def test_a_file_named_as_a_users_row_reads_is_told_apart(tmp_path):
+    """Reports show a Canvas user with a name as ``10006 (smithann)``: a file named so, with no
+    Canvas id, must not read as that user's second row."""
+    victim = submission(tmp_path / "in" / "smithann_10006_501_homework8.zip")
+    spoof = submission(tmp_path / "in" / "10006 (smithann).py")
+    found = collect_into(tmp_path, victim, spoof)
+    assert [(e.student, e.name) for e in found.entries] == [
+        ("10006", "smithann"),
+        ("10006 (smithann)-no-canvas-id", None),
+    ]
+    assert found.entries[1].note == (
+        "10006 (smithann).py carries no Canvas id and its name reads as Canvas user 10006's; "
+        "graded on its own as 10006 (smithann)-no-canvas-id"
+    )
+
+
 def test_a_user_off_the_roster_naming_a_listed_login_keeps_their_id(tmp_path):
     folder = tmp_path / "in"
     submission(folder / "smithann_10006_501_homework8.zip")

@@ -163,11 +163,12 @@ def _place_ownerless(
         ids.groups[user].append(one)  # the roster, not the file, says whose netid it is
         return
     student = one.netid or one.fallback
-    if student in ids.groups and ids.groups[student][0].owner:
+    user = _user_named(student, ids.groups)
+    if user is not None:
         apart = _free(f"{student}-no-canvas-id", ids.groups)
         ids.notes.setdefault(apart, []).append(
-            f"{admit(one.shown, 'file')} carries no Canvas id and its name is Canvas user "
-            f"{student}'s id; graded on its own as {apart}"
+            f"{admit(one.shown, 'file')} carries no Canvas id and its name reads as Canvas user "
+            f"{user}'s; graded on its own as {apart}"
         )
         student = apart
     elif one.netid and len(claimed.get(one.netid, [])) > 0:
@@ -177,6 +178,14 @@ def _place_ownerless(
         )
     ids.groups.setdefault(student, []).append(one)
     ids.shown.setdefault(student, student)
+
+
+def _user_named(name: str, groups: Mapping[str, list[Candidate]]) -> str | None:
+    """The Canvas user whose id ``name`` is, or whose row it would read as (``10001
+    (badgerbucky)``, as reports show a user with a name): a file with no Canvas id never
+    passes for one."""
+    user = name.split(" (", 1)[0] if name.endswith(")") else name
+    return user if user in groups and groups[user][0].owner else None
 
 
 def _someone_else(
