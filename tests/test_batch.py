@@ -18,7 +18,7 @@ import pytest
 from autograder.classroom import grade_class
 from autograder.classroom.batch import grade_batch
 from autograder.classroom.handin import Homework, take_in
-from autograder.classroom.records import Record
+from autograder.classroom.records import Entry, Record
 from autograder.classroom.student_folder import Job, save_error
 from autograder.classroom.worker import Grading, Later, student_seed
 from autograder.games import find_assignment
@@ -197,20 +197,27 @@ def test_an_interrupted_batch_resumes_and_grades_each_student_once(tmp_path, how
     assert sorted(grade_rows(out)) == students
 
 
-@pytest.mark.timeout(60)
-def test_a_grade_saved_as_ctrl_c_lands_is_on_the_partial_sheet(tmp_path):
-    """Ctrl-C can stop the batch after a worker saved a student and before the batch counted
-    the student: the partial sheet has that grade too, as the next run takes it as graded
-    (the interrupted class above said "1 of 6" with two students' grades saved)."""
+def _two_starters(tmp_path: Path) -> tuple[list[Entry], Grading]:
+    """Students s0 and s1, both the untouched Teeko2 starter, and how the batch grades them."""
     assignment = find_assignment("teeko2")
-    rubric = load_rubric(None, assignment.pack)
     folder = tmp_path / "class"
     folder.mkdir()
     for student in ("s0", "s1"):
         (folder / f"{student}.py").write_text(STARTERS["teeko2"].read_text())
     homework = Homework(assignment.main_file, assignment.pack.files)
     entries = take_in(sorted(folder.iterdir()), tmp_path / "work", homework).entries
-    grading = Grading(assignment, rubric, 0, tmp_path / "out")
+    return list(entries), Grading(
+        assignment, load_rubric(None, assignment.pack), 0, tmp_path / "out"
+    )
+
+
+@pytest.mark.timeout(60)
+def test_a_grade_saved_as_ctrl_c_lands_is_on_the_partial_sheet(tmp_path):
+    """Ctrl-C can stop the batch after a worker saved a student and before the batch counted
+    the student: the partial sheet has that grade too, as the next run takes it as graded
+    (the interrupted class above said "1 of 6" with two students' grades saved)."""
+    entries, grading = _two_starters(tmp_path)
+    rubric = grading.rubric
 
     def saved_at_once(job: Job, grading: Grading) -> Future[Record | Later]:
         saved: Future[Record | Later] = Future()
@@ -221,7 +228,7 @@ def test_a_grade_saved_as_ctrl_c_lands_is_on_the_partial_sheet(tmp_path):
         if done == 1:  # after the first student, with the second one already saved
             raise KeyboardInterrupt
 
-    result = grade_batch(list(entries), grading, jobs=2, runner=saved_at_once, on_done=ctrl_c)
+    result = grade_batch(entries, grading, jobs=2, runner=saved_at_once, on_done=ctrl_c)
     assert result.interrupted
     assert [r.student for r in result.records] == ["s0", "s1"]
     assert sorted(_records(tmp_path / "out")) == ["s0", "s1"]
@@ -231,15 +238,8 @@ def test_a_grade_saved_as_ctrl_c_lands_is_on_the_partial_sheet(tmp_path):
 def test_a_student_the_grader_fails_on_keeps_a_row_saying_the_kit_is_at_fault(tmp_path):
     """A bug of the kit's raised while grading one student: that student's row and report
     say so, saved as this run's, so the sheet and the next run both have the student."""
-    assignment = find_assignment("teeko2")
-    rubric = load_rubric(None, assignment.pack)
-    folder = tmp_path / "class"
-    folder.mkdir()
-    for student in ("s0", "s1"):
-        (folder / f"{student}.py").write_text(STARTERS["teeko2"].read_text())
-    homework = Homework(assignment.main_file, assignment.pack.files)
-    entries = take_in(sorted(folder.iterdir()), tmp_path / "work", homework).entries
-    grading = Grading(assignment, rubric, 0, tmp_path / "out")
+    entries, grading = _two_starters(tmp_path)
+    rubric = grading.rubric
 
     def failing_on_s1(job: Job, grading: Grading) -> Future[Record | Later]:
         done: Future[Record | Later] = Future()
@@ -249,7 +249,7 @@ def test_a_student_the_grader_fails_on_keeps_a_row_saying_the_kit_is_at_fault(tm
             done.set_result(save_error(job, grading.out, "stand-in", "Teeko2", rubric.max_score))
         return done
 
-    result = grade_batch(list(entries), grading, jobs=2, runner=failing_on_s1)
+    result = grade_batch(entries, grading, jobs=2, runner=failing_on_s1)
     assert [r.student for r in result.records] == ["s0", "s1"] and not result.stale
     assert result.records[1].reason == (
         "the grader itself failed on this submission (RecursionError: maximum recursion depth "
