@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from autograder.classroom.intake import (
+    MAX_ENTRIES,
     MAX_UNPACKED,
     Submission,
     choose_assignment,
@@ -288,3 +289,10 @@ def test_the_game_py_nearest_the_top_of_a_zip_is_graded_however_deep(tmp_path, e
     submission = _open(_zip(tmp_path / "hw8_bob.zip", entries), tmp_path)
     assert (submission.source_dir / "game.py").read_text() == GAME
     assert submission.source_dir.as_posix().endswith(graded)
+
+
+def test_a_notebook_writing_more_files_than_a_submission_holds_is_one_sentence(tmp_path):
+    cells = [f"%%writefile f{n}.py\nx = {n}\n" for n in range(MAX_ENTRIES + 1)]
+    with pytest.raises(GraderError, match=rf"^hw.ipynb writes {MAX_ENTRIES + 1} files with "):
+        _open(_notebook(tmp_path / "hw.ipynb", [*cells, GAME]), tmp_path)
+    assert not list((tmp_path / "work").rglob("f0.py"))

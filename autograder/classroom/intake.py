@@ -152,7 +152,13 @@ def _place_notebook(made: Converted, folder: Path, main: str, shown: str) -> tup
     it does (not over a file handed in), and ``main``: the one a cell writes, else the module
     of its cells. The report's notes on what was done."""
     notes: list[str] = []
-    for name, text in made.files().items():
+    files = made.files()
+    if len(files) > MAX_ENTRIES:
+        raise GraderError(
+            f"{shown} writes {len(files)} files with %%writefile; a submission holds at most "
+            f"{MAX_ENTRIES} files: write only those your homework needs"
+        )
+    for name, text in files.items():
         numbers = [str(w.cell) for w in made.written if w.name == name]
         cells = f"cell{'s' if len(numbers) > 1 else ''} {', '.join(numbers)}"
         place = folder / name
