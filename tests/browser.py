@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import contextlib
 import importlib.util
+import os
 import struct
+import tempfile
 import zlib
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -76,11 +78,14 @@ def headless_chromium(
     ):
         options.add_argument(arg)
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    driver = webdriver.Chrome(service=Service(str(CHROMEDRIVER)), options=options)
-    try:
-        yield driver
-    finally:
-        driver.quit()
+    with tempfile.TemporaryDirectory(prefix="browser-test-") as own_tmp:
+        # Chromium leaves its singleton folder in TMPDIR: in one of ours, not in /tmp
+        service = Service(str(CHROMEDRIVER), env={**os.environ, "TMPDIR": own_tmp})
+        driver = webdriver.Chrome(service=service, options=options)
+        try:
+            yield driver
+        finally:
+            driver.quit()
 
 
 @dataclass(frozen=True)
