@@ -126,6 +126,33 @@ def test_a_name_with_a_newline_or_a_tab_is_shown_on_one_line(tmp_path):
         assert "\n" not in shown and "\t" not in shown, shown
 
 
+def _info_zip(path: Path, names: list[str]) -> Path:
+    """A class zip as Info-ZIP's ``zip`` (and macOS) writes one: names in UTF-8, without the
+    flag that says so, which ``zipfile`` reads as cp437."""
+    stand_ins = {name: "_" * len(name.encode()) for name in names}
+    zip_of(path, {stand_in: GAME for stand_in in stand_ins.values()})
+    data = path.read_bytes()
+    for name, stand_in in stand_ins.items():
+        data = data.replace(stand_in.encode(), name.encode())
+    path.write_bytes(data)
+    return path
+
+
+def test_utf8_names_a_zip_does_not_flag_are_read_as_utf8(tmp_path):
+    bundle = _info_zip(
+        tmp_path / "submissions.zip",
+        ["garcíajosé_LATE_20002_600002_game.py", "núñezzoë_20001_600001_game.py"],
+    )
+    with zipfile.ZipFile(bundle) as raw:
+        assert not any(info.flag_bits & 0x800 for info in raw.infolist())
+    found = collect_into(tmp_path, bundle)
+    assert [(e.student, e.name, e.late) for e in found.entries] == [
+        ("20001", "núñezzoë", False),
+        ("20002", "garcíajosé", True),
+    ]
+    assert [e.path.read_text() for e in found.entries] == [GAME, GAME]  # unpacked by name
+
+
 def test_a_students_notebook_folder_given_alone_is_that_student_not_a_class(tmp_path):
     write_file(tmp_path / "henry" / "Connect4.ipynb", "{}")
     write_file(tmp_path / "henry" / "notes.txt", "my notes")

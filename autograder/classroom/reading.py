@@ -210,6 +210,9 @@ def read_file(path: Path, label: str, budget: Budget | None = None, shown: str =
         raise GraderError(f"cannot read {label}: {err.strerror or err}") from None
 
 
+_UTF8_FLAG = 0x800  # general purpose bit 11: the entry's name is UTF-8
+
+
 def open_zip(path: Path, label: str) -> zipfile.ZipFile:
     """``path`` opened as a zip, never through a link.
 
@@ -226,10 +229,29 @@ def open_zip(path: Path, label: str) -> zipfile.ZipFile:
         handle.close()
         raise _refuse(label, "other", path.name)
     try:
-        return zipfile.ZipFile(handle)
+        archive = zipfile.ZipFile(handle)
     except BaseException:
         handle.close()
         raise
+    _names_as_utf8(archive)
+    return archive
+
+
+def _names_as_utf8(archive: zipfile.ZipFile) -> None:
+    """Read as UTF-8 the names that are UTF-8 but not flagged so: Info-ZIP's ``zip`` and
+    macOS write ``García_..._game.py`` in UTF-8 without the flag, which ``zipfile`` then reads
+    as cp437 (``Garc├¡a``), losing the student's Canvas name and id. A name that is not valid
+    UTF-8 stays as cp437 reads it."""
+    for info in archive.infolist():
+        if info.flag_bits & _UTF8_FLAG or info.filename.isascii():
+            continue
+        try:
+            name = info.filename.encode("cp437").decode("utf-8")
+        except (UnicodeEncodeError, UnicodeDecodeError):
+            continue
+        archive.NameToInfo.pop(info.filename, None)
+        info.filename = name
+        archive.NameToInfo[name] = info
 
 
 def copy_tree(folder: Path, target: Path, budget: Budget, shown: str = "") -> None:
