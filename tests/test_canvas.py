@@ -40,6 +40,7 @@ from tests.canvas_downloads import (
         ("Zoë Ñúñez hw8 (1).py", "Zoë Ñúñez hw8 (1)", False, None, None),
         ("王伟.py", "王伟", False, None, None),
         ("müllerjürgen_77_88_game.py", "77", False, "77", "müllerjürgen"),
+        ("d'angelomaria_78_89_game.py", "78", False, "78", "d'angelomaria"),
     ],
     ids=[
         "plain",
@@ -63,6 +64,7 @@ from tests.canvas_downloads import (
         "a browser's copy number kept in a name",
         "a name in Chinese",
         "accented sortable name",
+        "an apostrophe in a sortable name",
     ],
 )
 def test_each_naming_identifies_the_student(tmp_path, filename, student, late, canvas_id, name):

@@ -13,10 +13,10 @@ from pathlib import Path, PurePosixPath
 
 __all__ = ["Candidate", "parse", "looks_like_students", "newest"]
 
-# Sortable names are letters and digits (Canvas drops spaces and punctuation; hyphens are
-# tolerated); anonymous ids are short letter-and-digit strings, not numbers.
+# Sortable names are letters and digits (Canvas drops spaces and punctuation; hyphens and
+# apostrophes are tolerated); anonymous ids are short letter-and-digit strings, not numbers.
 _NAMED = re.compile(
-    r"(?P<name>[^\W_](?:[^\W_]|-)*)(?:_(?P<late>late))?_(?P<user>\d+)_(?P<file>\d+)"
+    r"(?P<name>[^\W_](?:[^\W_]|[-'’])*)(?:_(?P<late>late))?_(?P<user>\d+)_(?P<file>\d+)"
     r"_(?P<original>.+)",
     re.IGNORECASE | re.DOTALL,
 )
