@@ -16,11 +16,13 @@ from autograder.games.boardabc import tictactoe as ttt
 from autograder.games.connect4.rules import legal_moves, play, winning_moves
 from autograder.games.pack import Noted
 from autograder.games.tactics import (
+    DEEPER,
     MISSED,
     SOLVED,
     SOONER,
     UNSURE,
     Probe,
+    classify,
     judge,
     tactic_positions,
 )
@@ -120,17 +122,45 @@ def test_a_move_is_judged_by_the_outcome_it_keeps():
     assert f"column {now}" in missed.text and "wins at once" in missed.text
 
 
-def test_a_block_is_right_when_it_keeps_the_best_outcome_not_because_it_blocks():
-    """Where the block itself loses and another move draws, the draw is right and the block is
-    a miss (values as the solver would give them)."""
-    block = next(p for p in PROBES if p.kind == "block")
-    safe = [c for c in legal_moves(block.position) if not _lets_win(block.position, c)]
-    others = [c for c in legal_moves(block.position) if c not in safe]
-    values = tuple((c, "loss" if c in safe[:1] else "draw") for c in legal_moves(block.position))
-    probe = replace(block, values=values)
-    assert judge(C4.pack, probe, safe[0]).status == MISSED
-    assert f"column {others[0]}" in judge(C4.pack, probe, safe[0]).text
-    assert judge(C4.pack, probe, others[0]).status == SOLVED
+def test_a_block_made_is_not_charged_for_an_outcome_lost_later_and_one_let_through_is():
+    """A block tests the block: a move that lets no win through is not charged where best
+    play loses later (a depth-limited search cannot see that far; reported), and a move that
+    lets the opponent win next move is charged, naming the moves that do not (values as the
+    solver would give them)."""
+    position = _block_with_two_stops()
+    safe = [c for c in legal_moves(position) if not _lets_win(position, c)]
+    others = [c for c in legal_moves(position) if c not in safe]
+    values = tuple((c, "draw" if c in safe[1:] else "loss") for c in legal_moves(position))
+    probe = Probe("block", position, values)
+    later = judge(C4.pack, probe, safe[0])
+    keeps = " or ".join(f"column {c}" for c in safe[1:])
+    assert (later.status, later.text) == (
+        DEEPER,
+        f"column {safe[0]} lets no win through, though with best play it turns the draw into a "
+        f"loss later ({keeps} keeps the draw)",
+    )
+    through = judge(C4.pack, probe, others[0])
+    named = " or ".join(f"column {c}" for c in safe)
+    assert (through.status, through.text) == (
+        MISSED,
+        f"column {others[0]} lets the opponent win next move; {named} does not",
+    )
+    assert judge(C4.pack, probe, safe[1]).status == SOLVED
+    criterion = _tactics(_session((probe, _call(probe, safe[0]))))
+    assert criterion.tally == (1, 1)
+    assert "block: 1 of 1 (1 lost the outcome later with best play, not charged)" in (
+        criterion.summary
+    )
+
+
+def _block_with_two_stops():  # type: ignore[no-untyped-def]
+    """A block of random play where two moves or more let no win through."""
+    rng = random.Random("two stops")
+    while True:
+        pos = C4.pack.random_position(C4.variant, rng, rng.randint(4, 40))
+        blocks = pos is not None and classify(C4.pack, pos) == "block"
+        if blocks and sum(not _lets_win(pos, c) for c in legal_moves(pos)) >= 2:
+            return pos
 
 
 def _lets_win(pos, column):  # type: ignore[no-untyped-def]
@@ -197,8 +227,7 @@ def test_beyond_the_solvers_reach_a_missed_block_is_charged_by_the_rules():
     named = " or ".join(f"column {c}" for c in stops)
     assert (missed.status, missed.text) == (
         MISSED,
-        f"the opponent wins next move unless you stop it: column {misses[0]} does not stop it; "
-        f"{named} does",
+        f"column {misses[0]} lets the opponent win next move; {named} does not",
     )
     criterion = _tactics(_session((probe, _call(probe, misses[0]))))
     assert (criterion.points, criterion.tally) == (0, (0, 1))
@@ -305,3 +334,21 @@ def test_a_random_mover_gets_about_none_of_the_tactics_and_a_right_one_all():
     criterion = _tactics(_session(*missed), rubric)
     assert 0.6 * rubric.tactics_points < criterion.points < rubric.tactics_points
     assert "where moves at random get" in criterion.summary
+
+
+def test_an_extra_turn_blocks_nothing_when_every_move_of_it_lets_the_win_through():
+    """Kalah: north holds 28 of 48 seeds. Pit 5 earns south an extra turn, and every move of
+    that turn lets north win next move, so pit 5 stops nothing: no move here keeps north from
+    winning, and the position is no block to ask."""
+    from autograder.games import find_assignment
+    from autograder.games.kalah.rules import from_board
+    from autograder.games.tactics import _lets_win as lets_win
+
+    kalah = find_assignment("kalah")
+    pack = kalah.pack
+    pos = from_board([[2, 2, 1, 0, 0, 1, 13], [0, 0, 0, 0, 0, 1, 28]], "S", kalah.variant)
+    after = pack.play(pos, 5)
+    assert pack.turn(after) == pack.turn(pos), "pit 5 ends in south's store: an extra turn"
+    assert lets_win(pack, pos, 5)
+    assert all(lets_win(pack, pos, move) for move in pack.legal_moves(pos))
+    assert classify(pack, pos) is None

@@ -6,7 +6,7 @@ next turn and some do not; both are found from the pack's own rules, a turn and 
 deep. A turn is one ply where the sides alternate, and every move a side makes before the
 other moves where a game gives extra turns (``GamePack.turn`` says whose each ply is: nothing
 here assumes the other side moves next). A side that must pass has no tactic, and a move
-after which the same side moves again lets no one win at once.
+that earns an extra turn lets the other side win only when every move of that turn does.
 
 A move is judged by what it keeps: right when it keeps the position's best game-theoretic
 outcome (a forced win stays a forced win, a draw a draw), which an exact solver gives where it
@@ -34,6 +34,7 @@ __all__ = [
     "SOONER",
     "MISSED",
     "UNSURE",
+    "DEEPER",
     "Exact",
     "Probe",
     "Verdict",
@@ -44,13 +45,14 @@ __all__ = [
 
 KINDS = {
     "win in 1": "you can win with this move",
-    "block": "the opponent wins next move unless you stop it",
+    "block": "a move here can let the opponent win next move",
 }
 OUTCOMES = ("loss", "draw", "win")  # for the side making a move, worst first
 # A probe's verdicts: the move kept the best outcome (the immediate win or the block, or any
 # move as good); kept a forced win but not the win at once; changed the outcome; could not be
 # judged (no solver reaches the position, and the move is not the immediate answer).
 SOLVED, SOONER, MISSED, UNSURE = "solved", "sooner", "missed", "unsure"
+DEEPER = "deeper"  # a block made, the outcome lost later with best play: reported, not charged
 _TRIES = 20_000  # random positions looked at for each tactic
 # Chance is not skill: a probe is worth asking where a move at random is rarely right. Of the
 # fair positions found for a probe, the first where at most this part of the legal moves keeps
@@ -98,15 +100,16 @@ def _wins(pack: AnyPack, pos: Any, move: Any, chain: int = _CHAIN) -> bool:
     return any(_wins(pack, after, more, chain - 1) for more in pack.legal_moves(after))
 
 
-def _lets_win(pack: AnyPack, pos: Any, move: Any) -> bool:
-    """After ``move`` the side to move next is the other one, and it can win within its turn:
-    never when the game is over, nor when the same side moves next (an extra turn, or the
-    other must pass), whose own next moves decide what the other side gets."""
+def _lets_win(pack: AnyPack, pos: Any, move: Any, chain: int = _CHAIN) -> bool:
+    """After ``move`` the other side can win within its next turn: never when the game is
+    over or the other must pass; where ``move`` earns an extra turn (Kalah), when every move
+    of that turn still lets the other side win (up to ``chain`` extra moves: past them, not)."""
     after = pack.play(pos, move)
     if pack.result(after) is not None or must_pass(pack, after):
         return False
     if pack.turn(after) == pack.turn(pos):
-        return False
+        more = list(pack.legal_moves(after))
+        return chain > 0 and bool(more) and all(_lets_win(pack, after, m, chain - 1) for m in more)
     return any(_wins(pack, after, reply) for reply in pack.legal_moves(after))
 
 
@@ -198,12 +201,7 @@ def judge(pack: AnyPack, probe: Probe, move: Any) -> Verdict:
                 "next move",
             )
         if kind == "block":  # two plies show it: after this move the opponent wins at once
-            stops = [m for m in legal if not _lets_win(pack, pos, m)]
-            return Verdict(
-                MISSED,
-                f"{KINDS[kind]}: {pack.move_name(move)} does not stop it; {_named(pack, stops)} "
-                "does",
-            )
+            return _let_through(pack, pos, move, legal)
         return Verdict(
             UNSURE,
             f"not judged: {pack.move_name(move)} is not the immediate win, and the position is "
@@ -222,16 +220,32 @@ def judge(pack: AnyPack, probe: Probe, move: Any) -> Verdict:
             )
         return Verdict(SOLVED)
     keep = [m for m in legal if values.get(m) == best]
-    if kind == "win in 1":
-        right = f"{_named(pack, now)} wins at once"
-        others = [m for m in keep if m not in now]
-        if others:
-            right += f" ({_named(pack, others)} also keeps a forced win)"
-    else:
-        right = f"{_named(pack, keep)} keeps the {best}"
-    after = {"loss": "a loss", "draw": "a draw", "win": "a win"}[mine or "loss"]
+    if kind == "block" and _lets_win(pack, pos, move):
+        return _let_through(pack, pos, move, legal)
+    if kind == "block":  # the block is made; what best play does later is no block's lesson
+        return Verdict(
+            DEEPER,
+            f"{pack.move_name(move)} lets no win through, though with best play it turns the "
+            f"{best} into {_AFTER[mine or 'loss']} later ({_named(pack, keep)} keeps the {best})",
+        )
+    right = f"{_named(pack, now)} wins at once"  # a win in 1 missed
+    others = [m for m in keep if m not in now]
+    if others:
+        right += f" ({_named(pack, others)} also keeps a forced win)"
     return Verdict(
         MISSED,
-        f"{KINDS[kind]}: {pack.move_name(move)} turns the {best} into {after} with best play; "
-        f"{right}",
+        f"{KINDS[kind]}: {pack.move_name(move)} turns the {best} into "
+        f"{_AFTER[mine or 'loss']} with best play; {right}",
+    )
+
+
+_AFTER = {"loss": "a loss", "draw": "a draw", "win": "a win"}
+
+
+def _let_through(pack: AnyPack, pos: Any, move: Any, legal: list[Any]) -> Verdict:
+    """The block missed, as two plies show it: after ``move`` the opponent wins at once."""
+    stops = [m for m in legal if not _lets_win(pack, pos, m)]
+    return Verdict(
+        MISSED,
+        f"{pack.move_name(move)} lets the opponent win next move; {_named(pack, stops)} does not",
     )

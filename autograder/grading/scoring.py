@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 
 from autograder.games.pack import AnyPack, move_marks
-from autograder.games.tactics import MISSED, SOONER, UNSURE, Probe, judge
+from autograder.games.tactics import DEEPER, MISSED, SOONER, UNSURE, Probe, judge
 from autograder.grading.needs_look import Finding
 from autograder.grading.rubric import PhasePoints, Rubric, Tier
 from autograder.play.host import Status
@@ -368,9 +368,9 @@ def _tactics(session: Session, rubric: Rubric) -> tuple[Criterion, ...]:
     pack = session.assignment.pack
     misses: list[Evidence] = []
     notes: list[Evidence] = []
-    counts: dict[str, list[int]] = {}  # kind -> [not charged, asked, sooner, unsure]
+    counts: dict[str, list[int]] = {}  # kind -> [not charged, asked, sooner, unsure, deeper]
     for probe, call in session.tactics:
-        tally = counts.setdefault(probe.kind, [0, 0, 0, 0])
+        tally = counts.setdefault(probe.kind, [0, 0, 0, 0, 0])
         tally[1] += 1
         if call.move is None:
             misses.append(_evidence(session, call, call.error or call.illegal or "no move"))
@@ -382,14 +382,15 @@ def _tactics(session: Session, rubric: Rubric) -> tuple[Criterion, ...]:
             misses.append(_evidence(session, call, verdict.text + asks))
             continue
         tally[0] += 1
-        if verdict.status in (SOONER, UNSURE):
-            tally[2 if verdict.status == SOONER else 3] += 1
+        if verdict.status in _NOTED:
+            tally[_NOTED[verdict.status]] += 1
             notes.append(_evidence(session, call, f"{verdict.text}; not charged"))
     parts = []
-    for kind, (fine, asked, sooner, unsure) in counts.items():
+    for kind, (fine, asked, sooner, unsure, deeper) in counts.items():
         said = [
             f"{sooner} kept a forced win instead of the win at once" if sooner else "",
             f"{unsure} not judged, beyond the solver's reach" if unsure else "",
+            f"{deeper} lost the outcome later with best play" if deeper else "",
         ]
         aside = "; ".join(s for s in said if s)
         parts.append(f"{kind}: {fine} of {asked}" + (f" ({aside}, not charged)" if aside else ""))
@@ -409,6 +410,9 @@ def _tactics(session: Session, rubric: Rubric) -> tuple[Criterion, ...]:
             "tactics", name, points, best, summary, evidence, (fine_all, len(session.tactics))
         ),
     )
+
+
+_NOTED = {SOONER: 2, UNSURE: 3, DEEPER: 4}  # reported, not charged: their place in a tally
 
 
 def _right(status: str, rubric: Rubric) -> bool:
