@@ -250,7 +250,9 @@ def test_with_tactics_on_a_player_with_no_search_loses_them_and_each_missed_bloc
     assert graded["key"][0]["tactics"] == 10 and graded["none"][0]["tactics"] == 0
     assert graded["none"][0]["wins"] == 30, "the games alone do not tell"
     assert "lets the opponent win next move;" in graded["none"][1]
-    assert re.search(r"lets the opponent win next move; [A-E][1-5]\S* .*does not", graded["none"][1])
+    assert re.search(
+        r"lets the opponent win next move; [A-E][1-5]\S* .*does not", graded["none"][1]
+    )
 
 
 def test_same_seed_same_grade_and_results_json_schema(make_submission, run_cli, tmp_path):

@@ -63,6 +63,20 @@ def test_the_one_yellow_disc_added_is_the_move():
     assert read_move(4, pos) == 4  # a replay's ply (the HTML feedback's), as plain data
 
 
+def test_reports_say_what_autoplay_did_not_a_value_it_returned():
+    """``autoPlay`` returns nothing: a report says where it dropped its disc, or the board it
+    left, never the driver's raw list as a value returned."""
+    from autograder.games import find_assignment
+
+    pack, pos = find_assignment("connect4-sketch").pack, _position(3)
+    assert pack.shown(_after(pos, {(5, 2): "Y"}, "0011000|R|0"), pos) == (
+        "nothing; it dropped a disc in column 2"
+    )
+    twice = pack.shown(_after(pos, {(5, 2): "Y", (5, 4): "Y"}, "0011000|R|0"), pos)
+    assert twice.startswith("nothing; it left the board as ....... / ") and "|R|" not in twice
+    assert pack.shown(["not", "a", "board"], pos) == "['not', 'a', 'board']"
+
+
 @pytest.mark.parametrize(
     ("cells", "message"),
     [

@@ -402,6 +402,16 @@ class GamePack(Generic[P, M, V]):
     def format_problem(self) -> Callable[[Any, P], str | None]:
         return self.student.format_problem
 
+    def shown(self, raw: Any, pos: P) -> str:
+        """What the student's call gave back, as reports show it (the student's value: any
+        shape, so its repr where the course's own words cannot be had)."""
+        if self.student.shown is not None:
+            try:
+                return self.student.shown(raw, pos)
+            except Exception:  # noqa: BLE001 - the value is the submission's
+                pass
+        return repr(raw)
+
     @property
     def rubric(self) -> Path:
         return self.student.rubric

@@ -131,6 +131,9 @@ class Student(Generic[P, M, V]):
     side_names: Mapping[str, str]  # "b" -> "black"
     render: Callable[[P], str]  # the board as the student's program prints it
     student_move: Callable[[M], Any] = lambda move: move  # the move as plain data, for the driver
+    # what the student's call gave back, in a report's words; None: its repr (a value
+    # returned). A course whose call returns nothing and changes a board says what it did.
+    shown: Callable[[Any, P], str] | None = None
     calls: Calls = Calls()  # the student's methods the driver calls, for reports
     # -- checks: the student's code asked questions other than a move (the book's boards) ---
     check_criteria: Mapping[str, str] = field(default_factory=dict)  # id -> name in reports

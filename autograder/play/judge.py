@@ -84,7 +84,7 @@ def judge(assignment: Assignment, where: str, pos: Any, reply: Reply) -> Call:
         phase,
         Status.OK,
         reply.seconds,
-        returned=admit(repr(raw), "repr"),
+        returned=admit(pack.shown(raw, pos), "repr"),
         raw=raw,
         illegal=illegal,
         format_problem=problem,

@@ -88,6 +88,16 @@ def _shown(rows: list[str]) -> str:
     return " / ".join(rows)
 
 
+def shown(raw: Any, pos: Position) -> str:
+    """``autoPlay`` returns nothing: what it did to the board, for reports."""
+    if type(raw) is int:
+        return repr(raw)
+    try:
+        return f"nothing; it dropped a disc in column {read_move(raw, pos)}"
+    except MoveError:
+        return f"nothing; it left the board as {_shown(_rows(raw)[0])} (top row first)"
+
+
 def read_move(raw: Any, pos: Position) -> int:
     """The column of the one yellow disc ``autoPlay`` added, checked against the rules.
 
@@ -211,6 +221,7 @@ def _student(own: Student[Position, int, rules.Variant]) -> Student[Position, in
         solution=lambda variant: "solution/connect4-sketch/gameBoard.py",
         read_move=read_move,
         format_problem=format_problem,
+        shown=shown,
         state=state,
         # the AI is 'Y' on its own board whoever moves first: reports name the sides by turn
         side_names={rules.RED: "first", rules.YELLOW: "second"},
