@@ -146,6 +146,15 @@ def test_anything_printed_costs_the_penalty_once():
     assert output.summary.startswith("printed in 3 places outside main()")
 
 
+def test_a_print_in_the_constructor_is_named_by_the_constructor_once():
+    built = _call("drop", printed_before="I am b", other_calls="Teeko2Player()")
+    grade = score(_session((built, _call("move"))), RUBRIC)
+    output = _criterion(grade, "output")
+    assert output.summary == "printed in 1 place outside main(): -10; remove debug prints"
+    assert [e.problem for e in output.evidence] == ["printed: I am b"]
+    assert [e.where for e in output.evidence] == [f"{built.where}, during Teeko2Player()"]
+
+
 def test_the_score_is_never_below_zero():
     nothing = _session((), games=(), load_error="it crashed", import_printed="x")
     grade = score(nothing, RUBRIC)

@@ -266,6 +266,8 @@ def _printed(session: Session) -> Iterable[tuple[str, str]]:
     if session.import_printed:
         yield f"while {session.assignment.main_file} was imported", session.import_printed
     for call in session.calls:
+        if call.printed_before:  # the player's constructor, asked before make_move
+            yield f"{call.where}, during {call.other_calls}", call.printed_before
         if call.printed:
             yield f"{call.where}, during {doing}", call.printed
     for game in session.games:
@@ -285,7 +287,8 @@ def _output(session: Session, rubric: Rubric) -> Criterion:
         Evidence(where, "printed: " + _first_lines(text))
         for where, text in printed[:EVIDENCE_SHOWN]
     )
-    summary = f"printed in {len(printed)} places outside main(): -{penalty}; remove debug prints"
+    places = f"printed in {len(printed)} place{'s' if len(printed) != 1 else ''} outside main()"
+    summary = f"{places}: -{penalty}; remove debug prints" if penalty else f"{places}: not charged"
     return Criterion("output", CRITERIA["output"], -penalty, 0, summary, evidence)
 
 

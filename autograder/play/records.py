@@ -61,6 +61,7 @@ class Call(Timed):
     move: Any = None  # the pack's move, when it was legal
     other_seconds: float = 0.0  # of ``seconds``: the calls before make_move (construction, sync)
     other_calls: str = ""  # what those were, for reports
+    printed_before: str = ""  # what those calls printed (a constructor's print): theirs
     cpu_seconds: float | None = None  # CPU time of all its processes over those calls, if known
     child_seed: int | None = None  # the seed of the process it ran in: to play it again
     measured: tuple[float, float] | None = None  # (first, alone) when measured again alone
@@ -160,7 +161,7 @@ def call_ply(pack: AnyPack, side: str, pos: Any, call: Call) -> Ply:
         call.judged,  # the time the rubric judged, not the machine's load
         move_marks(pack, pos, call.raw),
         None if call.move is not None else (call.illegal or call.error or "no move"),
-        call.printed,
+        call.printed_before + call.printed,
     )
 
 

@@ -287,7 +287,7 @@ class Referee:
                     continue
                 call, proc = self._asked(proc, where, pos, [(reply, construct)])
                 if reply.printed:
-                    call = replace(call, printed=reply.printed + call.printed)
+                    call = replace(call, printed_before=reply.printed, other_calls=construct)
                 calls.append(call)
         finally:
             if proc is not None:
