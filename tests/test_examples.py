@@ -114,7 +114,7 @@ def test_the_othello_example_class_keeps_its_grades(run_cli, tmp_path):
     assert "roster:" not in done.stderr
     with (out / "canvas_import.csv").open() as handle:
         imported = {row["SIS Login ID"]: row["Othello (3001)"] for row in csv.DictReader(handle)}
-    assert imported["mcastillo"] == "100" and imported["gellis"] == "35"
+    assert imported["mcastillo"] == "100" and imported["gellis"] == "50"
     assert "got None (a NoneType)" in _feedback(out, "gellis")
 
 

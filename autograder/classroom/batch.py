@@ -1,9 +1,10 @@
 """Grading a whole class: a pool of workers, one record on disk per student, resumable.
 
 Each student's record is written atomically the moment that student is graded, so after
-Ctrl-C, a crash or ``kill -9`` the same command grades only what is missing. A student's seed
-comes from the batch seed and the student id alone, so a grade depends neither on ``--jobs``
-nor on order nor on who else is in the batch.
+Ctrl-C, a crash or ``kill -9`` the same command grades only what is missing. Every student is
+graded with the batch seed (the same probes and games for the whole class, as ``check --seed``
+gives them), so a grade depends neither on ``--jobs`` nor on order nor on who else is in the
+batch, and the same file handed in by two students gets the same grade.
 """
 
 from __future__ import annotations

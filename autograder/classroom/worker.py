@@ -7,7 +7,6 @@ grades one student at a time (a Dask worker).
 
 from __future__ import annotations
 
-import hashlib
 import os
 import tempfile
 import time
@@ -26,7 +25,7 @@ from autograder.games.pack import Assignment
 from autograder.grading.leaderboard import needs_extras
 from autograder.grading.rubric import Rubric
 
-__all__ = ["Grading", "Later", "Runner", "student_seed", "grade_one", "grade_later", "grade_here"]
+__all__ = ["Grading", "Later", "Runner", "grade_one", "grade_later", "grade_here"]
 
 
 @dataclass(frozen=True)
@@ -35,7 +34,7 @@ class Grading:
 
     assignment: Assignment
     rubric: Rubric
-    seed: int  # the batch's: each student's comes from it and the student's id
+    seed: int  # the batch's, every student's: the same probes and games for the whole class
     out: Path
 
 
@@ -53,14 +52,6 @@ class Later:
 
 # grades one student, somewhere: (job, grading) -> its future
 Runner = Callable[[Job, Grading], Future[Record | Later]]
-
-
-def student_seed(batch_seed: int, student: str) -> int:
-    """The seed for one student: fixed by the batch seed and the name their row is shown by
-    (the roster's login with a roster), nothing else, so a class graded with its roster keeps
-    the grades it always had."""
-    digest = hashlib.sha256(f"{batch_seed}:{student}".encode()).digest()
-    return int.from_bytes(digest[:4], "big")
 
 
 def _load() -> float | None:
@@ -97,7 +88,7 @@ def grade_one(
             staged.submission,
             assignment,
             rubric,
-            student_seed(grading.seed, job.entry.student),
+            grading.seed,  # every student's: the same positions and games for all
             spawn=spawn,
             deadline=job.began + rubric.submission_seconds,
             extras=rubric.extras if needs_extras(rubric.leaderboard) else None,
