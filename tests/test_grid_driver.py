@@ -93,7 +93,13 @@ def test_a_ply_the_player_was_not_told_is_drift_and_its_board_is_set():
     handlers, (player,) = _seated(OTHELLO_LIKE, "w")
     state = _board((0, 1, "w"), (2, 2, "b"), (3, 0, "b"))
     reply = handlers["sync"]({"plies": [["w", [0, 1]], ["b", [3, 0]]], "state": state})
-    assert reply == {"ok": True, "notes": ["drift"]}
+    assert reply == {
+        "ok": True,
+        "notes": [
+            "drift: self.board differs from the game's at 1 square: [2][2] holds '.' where "
+            "the game has 'b'"
+        ],
+    }
     assert player.told == [("place_piece", (0, 1)), ("opponent_move", (3, 0))]
     assert player.board == state
 
@@ -107,7 +113,12 @@ def test_a_board_of_counts_is_compared_as_the_position_sent():
     assert handlers["new"]({"cls": "K", "side": "S", "state": None, "start": player.board})["ok"]
     assert handlers["sync"]({"plies": [], "state": [[4, 4, 4, 0], [4, 4, 4, 0]]})["notes"] == []
     drifted = handlers["sync"]({"plies": [], "state": [[0, 5, 5, 1], [5, 4, 4, 0]]})
-    assert drifted["notes"] == ["drift"] and player.board == [[0, 5, 5, 1], [5, 4, 4, 0]]
+    assert drifted["notes"] == [
+        "drift: self.board differs from the game's at 5 squares: [0][0] holds '4' where the "
+        "game has '0'; [0][1] holds '4' where the game has '5'; [0][2] holds '4' where the "
+        "game has '5'; 2 more"
+    ]
+    assert player.board == [[0, 5, 5, 1], [5, 4, 4, 0]]
 
 
 def test_a_move_of_squares_reaches_the_player_as_a_list_of_tuples():
@@ -127,7 +138,8 @@ def test_a_method_that_raises_is_a_note_and_the_next_ply_is_still_told():
     player.place_piece = broken
     sync = {"plies": [["b", [0, 0]], ["w", [1, 1]]], "state": _board((0, 0, "b"), (1, 1, "w"))}
     reply = handlers["sync"](sync)
-    assert reply["notes"] == ["place_piece((0, 0)) raised KeyError((0, 0))", "drift"]
+    assert reply["notes"][0] == "place_piece((0, 0)) raised KeyError((0, 0))"
+    assert reply["notes"][1].startswith("drift: self.board differs from the game's at 1 square")
     assert player.told == [("opponent_move", (1, 1))]
 
 

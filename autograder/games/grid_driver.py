@@ -47,6 +47,7 @@ FindClass = Callable[[Any, str], Any]
 Handlers = dict[str, Callable[[dict[str, Any]], dict[str, Any]]]
 
 _CHANGES_SENT = 8  # squares listed when make_move changed a board; the count says the rest
+_DRIFT_SHOWN = 3  # squares named when the player's board drifted from the game's
 
 
 # ---- how a move reaches the student: the pack's plain data, shaped as the homework's ---------
@@ -98,18 +99,33 @@ def _changes(before: list[list[str]] | None, after: list[list[str]] | None) -> d
     return {"squares": found[:_CHANGES_SENT], "count": len(found)}
 
 
-def _drifted(player: Any, expected: list[list[Any]], rows: int, columns: int) -> bool:
-    """Whether the player's board differs from the position sent; if so it is set to it, in
-    place where the board takes it (its rows may be the student's own objects)."""
-    if _plain(getattr(player, "board", None), rows, columns) == _plain(expected, rows, columns):
-        return False
+def _drifted(player: Any, expected: list[list[Any]], rows: int, columns: int) -> str | None:
+    """How the player's board differs from the position sent, for its report (None: it does
+    not); it is then set to it, in place where the board takes it (its rows may be the
+    student's own objects)."""
+    own, sent = (
+        _plain(getattr(player, "board", None), rows, columns),
+        _plain(expected, rows, columns),
+    )
+    if own == sent:
+        return None
     try:
         for r in range(rows):
             for c in range(columns):
                 player.board[r][c] = expected[r][c]
     except BaseException:
         player.board = copy_grid(expected)
-    return True
+    if own is None:
+        return f"drift: self.board is no {rows}x{columns} board"
+    found = _changes(sent, own)
+    count = found["count"]
+    shown = "; ".join(
+        f"[{r}][{c}] holds {mine!r} where the game has {theirs!r}"
+        for r, c, theirs, mine in found["squares"][:_DRIFT_SHOWN]
+    )
+    more = f"; {count - _DRIFT_SHOWN} more" if count > _DRIFT_SHOWN else ""
+    squares = f"{count} square{'s' if count > 1 else ''}"
+    return f"drift: self.board differs from the game's at {squares}: {shown}{more}"
 
 
 def _asked(player: Any, encode: Encode, rows: int, columns: int) -> dict[str, Any]:
@@ -209,8 +225,9 @@ class Grid:
                     notes.append(f"{method}({move!r}) raised {error_text(err)}")
             expected = request["state"]
             fit(expected)
-            if _drifted(player, expected, *size):
-                notes.append("drift")
+            drift = _drifted(player, expected, *size)
+            if drift is not None:
+                notes.append(drift)
             return {"ok": True, "notes": notes}
 
         def move(_request: dict[str, Any]) -> dict[str, Any]:
