@@ -255,6 +255,22 @@ def test_a_band_without_points_is_one_sentence_naming_it(tmp_path):
         load_rubric(path, TEEKO)
 
 
+def test_a_swiss_page_names_who_sat_each_round_out():
+    """With an odd count a player has a round without a game: the page says so, so that its
+    fewer games read as a bye, not as forfeits."""
+    from autograder.classroom.class_tournament import _byes
+    from autograder.classroom.tournament import Player
+
+    players = [Player(pid, "student") for pid in ("ann", "bob", "cat")]
+    games = [
+        {"first": "ann", "second": "bob", "round": 1},
+        {"first": "bob", "second": "ann", "round": 1},
+        {"first": "cat", "second": "ann", "round": 2},
+    ]
+    assert _byes(players, games, 2) == ["byes (a round without a game): round 1: cat; round 2: bob"]
+    assert _byes(players[:2], games[:2], 1) == []
+
+
 def test_the_html_head_to_head_links_each_cell_to_the_pairs_replays():
     players = [("a<b", "student", ""), ("c", "student", "")]
     games = [_game("a<b", "c", "a<b"), _game("c", "a<b", None)]
@@ -293,6 +309,9 @@ def test_a_rerun_plays_no_game_and_gives_the_same_table(tmp_path, run_cli):
     names = {row["player"]: row["name"] for row in _table(out)}
     assert names["lnguyen"] == "Nguyen, Linh"  # as the roster spells it
     assert (out / "leaderboard.csv").read_text() == table
+    page = (out / "leaderboard.html").read_text()
+    made = page[page.index("made by: ") :].split("<", 1)[0]
+    assert f"--roster {ROOT / 'examples' / 'roster.csv'}" in made  # the command that names them
     replay = (out / "games" / "kit-random--lnguyen.html").read_text()
     assert 'id="replays"' in replay and "lnguyen lost on ply" in replay
 

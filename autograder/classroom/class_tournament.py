@@ -178,6 +178,17 @@ def _without_layers(games: Sequence[Mapping[str, Any]]) -> list[str]:
     return lines
 
 
+def _byes(players: Sequence[Player], games: Sequence[Mapping[str, Any]], rounds: int) -> list[str]:
+    """Who sat a Swiss round out (an odd count leaves one player without a game), so that a
+    player with fewer games is seen to have had a bye, not a forfeit."""
+    sat = []
+    for number in range(1, rounds + 1):
+        played = {g[k] for g in games if g.get("round") == number for k in ("first", "second")}
+        if played:
+            sat += [f"round {number}: {p.id}" for p in players if p.id not in played]
+    return [f"byes (a round without a game): {'; '.join(sat)}"] if sat else []
+
+
 def _write_tournament(
     table: Sequence[Standing],
     result: TournamentResult,
@@ -199,6 +210,7 @@ def _write_tournament(
         ["--format", request.format, *rounds],
         ["--with", request.kit] if request.kit else [],
         ["--rubric", request.rubric] if request.rubric else [],
+        ["--roster", request.roster] if request.roster else [],
     )
     incomplete = result.incomplete
     lines = [
@@ -212,6 +224,7 @@ def _write_tournament(
         "An illegal move, a crash, a timeout or a broken protocol loses that game (a forfeit).",
         *(f"played on {machine}: {layers}" for machine, layers in workers),
         *_without_layers(games),
+        *(_byes(players, games, request.rounds) if request.swiss else []),
         *(f"did not play: {why}" for why in left_out),
         f"made by: {command}",
     ]
