@@ -24,6 +24,7 @@ from autograder.games.teeko.rules import (
     Termination,
     check_move,
     format_problem,
+    from_board,
     has_goal,
     is_drop_phase,
     is_legal,
@@ -441,10 +442,22 @@ def test_no_wrap_around(source: str, to: str) -> None:
     move = Move(sq(to), sq(source))
     assert move not in set(legal_moves(pos))
     assert not is_legal(pos, move)
-    with pytest.raises(IllegalMoveError, match="is not adjacent to"):
+    wrapped = r"is not adjacent to .*\(a step off one side of the board does not come back"
+    with pytest.raises(IllegalMoveError, match=wrapped):
         check_move(pos, move)
-    with pytest.raises(IllegalMoveError, match="is not adjacent to"):
+    with pytest.raises(IllegalMoveError, match=wrapped):
         read_student_move(move.student(), pos)
+
+
+def test_a_move_given_marker_first_is_told_the_other_way_round_is_legal() -> None:
+    board = [list(row) for row in ("b b r", " r   ", "b    ", "   r ", "r   b")]
+    pos = from_board(board, find_variant("teeko"), BLACK)
+    with pytest.raises(IllegalMoveError) as caught:
+        read_student_move([(0, 0), (1, 0)], pos)
+    assert str(caught.value) == (
+        "(1, 0) is not one of your markers (it is empty); the other way round, (0, 0) to "
+        "(1, 0), is legal: a move names the square to move to first, then the marker's square"
+    )
 
 
 # ---- the student move format ------------------------------------------------------------------

@@ -215,11 +215,41 @@ def check_move(pos: Position, move: Move) -> None:
             )
         if not pos.pieces(pos.turn) & BB_SQUARES[source]:
             held = "empty" if not occupied & BB_SQUARES[source] else "the opponent's marker"
-            raise IllegalMoveError(f"{_cell(source)} is not one of your markers (it is {held})")
+            raise IllegalMoveError(
+                f"{_cell(source)} is not one of your markers (it is {held}){_swapped(pos, move)}"
+            )
     if occupied & BB_SQUARES[to]:
         raise IllegalMoveError(f"{_cell(to)} is occupied")
     if source is not None and not BB_NEIGHBOURS[source] & BB_SQUARES[to]:
-        raise IllegalMoveError(f"{_cell(to)} is not adjacent to {_cell(source)}")
+        raise IllegalMoveError(f"{_cell(to)} is not adjacent to {_cell(source)}{_wrapped(move)}")
+
+
+def _swapped(pos: Position, move: Move) -> str:
+    """A hint when the move is legal the other way round: the marker's square given first."""
+    to, source = move
+    if (
+        source is None
+        or not pos.pieces(pos.turn) & BB_SQUARES[to]
+        or pos.occupied & BB_SQUARES[source]
+        or not BB_NEIGHBOURS[to] & BB_SQUARES[source]
+    ):
+        return ""
+    return (
+        f"; the other way round, {_cell(to)} to {_cell(source)}, is legal: a move names the "
+        "square to move to first, then the marker's square"
+    )
+
+
+def _wrapped(move: Move) -> str:
+    """A hint when the two squares are neighbours only if the board's sides met: a step off
+    one side of a flat list of squares comes back on the other."""
+    to, source = move
+    if source is None:
+        return ""
+    rows = abs(square_row(to) - square_row(source))
+    if rows > 2 or {square_col(to), square_col(source)} != {0, SIZE - 1}:
+        return ""
+    return " (a step off one side of the board does not come back on the other)"
 
 
 def play(pos: Position, move: Move) -> Position:
