@@ -25,7 +25,7 @@ import itertools
 import keyword
 import tokenize
 import zlib
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from autograder.grading.normalise import stream
@@ -472,23 +472,25 @@ def _set_aside(
 
 
 _Part = tuple[str, frozenset[int]]  # a function's label and its own fingerprints
+_Place = Callable[[int], tuple[str, int] | None]  # a line -> its notebook cell and line in it
 _MIN_FUNCTION = 4  # fingerprints two functions must share to be compared at all
 
 
 def _parts(document: Document, ignored: frozenset[int]) -> list[_Part]:
     """Each function of ``document`` with fingerprints of its own (``ignored`` aside)."""
+    places = [notebook_cells(file.text.splitlines()) for file in document.files]  # once each
     found = []
     for f in document.functions:
         hashes = f.hashes - ignored
         if hashes:
-            found.append((f"{f.name}, {_lines(document.files[f.file], f)}", hashes))
+            where = _lines(document.files[f.file], places[f.file], f)
+            found.append((f"{f.name}, {where}", hashes))
     return found
 
 
-def _lines(file: SourceFile, function: Function) -> str:
+def _lines(file: SourceFile, place: _Place, function: Function) -> str:
     """Where ``function`` is, as its author finds it: a notebook's cell and lines in it, for
     the module the grader made of a notebook; the lines of the file else."""
-    place = notebook_cells(file.text.splitlines())
     first, last = place(function.first), place(function.last)
     if first is None or last is None or first[0] != last[0]:
         return f"lines {function.first}-{function.last} of {file.name}"
